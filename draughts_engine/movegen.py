@@ -1,0 +1,565 @@
+"""Legal move generation on raw bitboards.
+
+This is the hot code of the engine, so it works on plain ints:
+
+* a position is ``(white, black, kings, white_to_move)``: ``white`` and
+  ``black`` are the bitboards of all pieces of each colour, ``kings`` the
+  kings of both colours (a subset of ``white | black``);
+* a move is a tuple ``(origin, destination, captured, promotes)``: one-bit
+  masks for the origin and destination squares (equal when a king ends a
+  capture where it started), the mask of captured pieces, and whether the
+  moving man becomes a king.
+
+Two capture sequences with the same origin, destination and captured set are
+one move.  The rule differences are read from the :class:`~.variants.Variant`
+once, when a :class:`MoveGenerator` is built; nothing here reads global state.
+Captures come first: quiet moves are generated only when no capture exists,
+and the majority rule is applied in exactly one place, :meth:`MoveGenerator.captures`.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .bitboard import REVERSE, geometry, popcount
+from .variants import Variant, get_variant
+
+__all__ = ["MoveGenerator", "RawMove", "generator_for"]
+
+#: (origin bit, destination bit, captured mask, promotes)
+RawMove = Tuple[int, int, int, bool]
+
+
+class MoveGenerator:
+    """Legal moves of one variant on raw bitboards (see the module docstring).
+
+    Public callables (all take ``white, black, kings, white_to_move``):
+
+    * ``moves(...) -> list[RawMove]``: all legal moves, captures only when a
+      capture exists (majority rule applied where the variant has it).
+    * ``count(...) -> int``: ``len(moves(...))`` without building quiet moves.
+    * ``has_capture(...) -> bool``: whether the side to move must capture.
+    * ``play(white, black, kings, white_to_move, move) -> (white, black, kings)``.
+    * ``capture_paths(...) -> dict``: every landing-square path of every capture,
+      for notation (slow path).
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        geo = geometry(variant.size)
+        self.geometry = geo
+        board = geo.board
+        half = geo.half
+        half1 = half + 1
+        top, bottom = geo.top_row, geo.bottom_row
+        neighbour = geo.neighbour
+        ray = geo.ray
+        flying = variant.flying_kings
+        men_back = variant.men_capture_backwards
+        majority = variant.majority_capture
+        promote_in_capture = variant.promote_during_capture
+        all_dirs = (0, 1, 2, 3)
+        white_men_dirs = all_dirs if men_back else (0, 1)
+        black_men_dirs = all_dirs if men_back else (2, 3)
+        reverse = REVERSE + (-1,)  # reverse[-1] == -1: "came from nowhere"
+
+        # ---- capture search (depth-first over jumps) -------------------------
+        def king_jumps(origin: int, index: int, came: int, captured: int, opp: int,
+                       empty: int, path: tuple, out: list, paths: Optional[dict],
+                       promotes: bool) -> bool:
+            """Extend a king's capture from bit ``index``; True if it could."""
+            extended = False
+            back = reverse[came]
+            for d in all_dirs:
+                if d == back:
+                    continue  # the piece just jumped blocks that way
+                r = ray[d][index]
+                n = len(r)
+                k = 0
+                if flying:
+                    while k < n and (empty >> r[k]) & 1:
+                        k += 1
+                if k >= n - 1:
+                    continue
+                victim = 1 << r[k]
+                if not opp & victim or captured & victim:
+                    continue
+                k += 1
+                if not (empty >> r[k]) & 1:
+                    continue
+                extended = True
+                now_captured = captured | victim
+                ends = []
+                continued = False
+                while k < n and (empty >> r[k]) & 1:
+                    land = r[k]
+                    if king_jumps(origin, land, d, now_captured, opp, empty, path + (land,),
+                                  out, paths, promotes):
+                        continued = True
+                    elif not continued:
+                        ends.append(land)
+                    k += 1
+                    if not flying:
+                        break
+                if not continued:
+                    for land in ends:
+                        record(out, paths, (origin, 1 << land, now_captured, promotes),
+                               path + (land,))
+            return extended
+
+        def man_jumps(origin: int, index: int, captured: int, opp: int, empty: int,
+                      dirs: tuple, crown: int, path: tuple, out: list,
+                      paths: Optional[dict]) -> bool:
+            """Extend a man's capture from bit ``index``; True if it could."""
+            extended = False
+            for d in dirs:
+                over = neighbour[d][index]
+                if over < 0:
+                    continue
+                victim = 1 << over
+                if not opp & victim or captured & victim:
+                    continue
+                land = neighbour[d][over]
+                if land < 0 or not (empty >> land) & 1:
+                    continue
+                extended = True
+                now_captured = captured | victim
+                land_bit = 1 << land
+                if land_bit & crown and promote_in_capture:
+                    # Russian: crowned on the way, the capture goes on as a king.
+                    if not king_jumps(origin, land, d, now_captured, opp, empty, path + (land,),
+                                      out, paths, True):
+                        record(out, paths, (origin, land_bit, now_captured, True), path + (land,))
+                elif not man_jumps(origin, land, now_captured, opp, empty, dirs, crown,
+                                   path + (land,), out, paths):
+                    # English men cannot capture backwards, so a man that is
+                    # crowned here has nothing left to jump: crowning ends the move.
+                    record(out, paths, (origin, land_bit, now_captured, land_bit & crown != 0),
+                           path + (land,))
+            return extended
+
+        def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
+            out.append(move)
+            if paths is not None:
+                paths.setdefault(move, []).append(path)
+
+        # Men's first jumps are found with whole-board masks, direction by
+        # direction; only the landings from which the capture can go on are
+        # searched square by square.  (direction, shift, shifts right = "up")
+        shifted = ((0, half1, True), (1, half, True), (2, half, False), (3, half1, False))
+        white_jump_dirs = tuple(shifted[d] for d in white_men_dirs)
+        black_jump_dirs = tuple(shifted[d] for d in black_men_dirs)
+
+        def men_jumps(men: int, opp: int, empty: int, white_to_move: bool,
+                      out: list) -> list:
+            """Append the men's captures of two or more pieces (and Russian
+            crownings) to ``out``; return the one-piece captures that end at
+            once as ``[(landing mask, shift, up), ...]``."""
+            if white_to_move:
+                jump_dirs, dirs, crown = white_jump_dirs, white_men_dirs, top
+            else:
+                jump_dirs, dirs, crown = black_jump_dirs, black_men_dirs, bottom
+            # Squares from which a man could jump (a landing that is one of
+            # them continues the capture; the way back is blocked by the origin,
+            # which is not in ``empty``).
+            onward = 0
+            for d, s, up in jump_dirs:
+                if up:
+                    onward |= ((empty << s) & opp) << s
+                else:
+                    onward |= ((empty >> s) & opp) >> s
+            if promote_in_capture:
+                onward |= crown
+            singles = []
+            for d, s, up in jump_dirs:
+                if up:
+                    land = (((men >> s) & opp) >> s) & empty
+                else:
+                    land = (((men << s) & opp) << s) & empty
+                if not land:
+                    continue
+                goes_on = land & onward
+                if goes_on:
+                    land ^= goes_on
+                    s2 = s + s
+                    while goes_on:
+                        bit = goes_on & -goes_on
+                        goes_on ^= bit
+                        if up:
+                            origin, victim = bit << s2, bit << s
+                        else:
+                            origin, victim = bit >> s2, bit >> s
+                        index = bit.bit_length() - 1
+                        path = ((origin.bit_length() - 1), index)
+                        if bit & crown and promote_in_capture:
+                            if not king_jumps(origin, index, d, victim, opp, empty | origin, path,
+                                              out, None, True):
+                                out.append((origin, bit, victim, True))
+                        else:
+                            man_jumps(origin, index, victim, opp, empty | origin, dirs, crown,
+                                      path, out, None)
+                if land:
+                    singles.append((land, s, up))
+            return singles
+
+        def all_captures(white: int, black: int, kings: int, white_to_move: bool,
+                         sources: int, paths: Optional[dict]) -> List[RawMove]:
+            """Every capture of the pieces in ``sources``, majority rule applied.
+
+            With ``paths`` (a dict), also record every landing-square path of
+            every capture sequence under its move (the slow path, for notation).
+            """
+            if white_to_move:
+                opp, dirs, crown = black, white_men_dirs, top
+            else:
+                opp, dirs, crown = white, black_men_dirs, bottom
+            out: List[RawMove] = []
+            base_empty = board ^ white ^ black
+            own_kings = sources & kings
+            if paths is None:
+                men = sources ^ own_kings
+                if men:
+                    for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
+                        s2 = s + s
+                        while land:
+                            bit = land & -land
+                            land ^= bit
+                            if up:
+                                out.append((bit << s2, bit, bit << s, bit & crown != 0))
+                            else:
+                                out.append((bit >> s2, bit, bit >> s, bit & crown != 0))
+                sources = own_kings
+            while sources:
+                bit = sources & -sources
+                sources ^= bit
+                index = bit.bit_length() - 1
+                if kings & bit:
+                    king_jumps(bit, index, -1, 0, opp, base_empty | bit, (index,), out, paths, False)
+                else:
+                    man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
+            if len(out) > 1:
+                if majority:
+                    best = max(popcount(m[2]) for m in out)
+                    out = [m for m in out if popcount(m[2]) == best]
+                if own_kings or paths is not None or len(out) != len(set(out)):
+                    out = list(dict.fromkeys(out))
+            return out
+
+        def count_captures(white: int, black: int, kings: int, white_to_move: bool,
+                           sources: int) -> int:
+            """``len(all_captures(...))`` without building the one-piece captures."""
+            if white_to_move:
+                opp = black
+            else:
+                opp = white
+            out: List[RawMove] = []
+            base_empty = board ^ white ^ black
+            own_kings = sources & kings
+            men = sources ^ own_kings
+            singles = 0
+            if men:
+                for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
+                    singles += popcount(land)
+            while own_kings:
+                bit = own_kings & -own_kings
+                own_kings ^= bit
+                king_jumps(bit, bit.bit_length() - 1, -1, 0, opp, base_empty | bit,
+                           (), out, None, False)
+            if not out:
+                return singles
+            if majority:
+                best = max(popcount(m[2]) for m in out)
+                if best > 1:
+                    return len(set(m for m in out if popcount(m[2]) == best))
+            return singles + len(set(out))
+
+        # ---- fast tests on whole-board masks ----------------------------------
+        def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
+            """Mask of the side to move's pieces that can start a capture (0: none).
+
+            Exact for men and short kings; when a flying king can capture, all
+            the side's kings are included.
+            """
+            empty = board ^ white ^ black
+            if white_to_move:
+                own, opp = white, black
+            else:
+                own, opp = black, white
+            own_kings = own & kings
+            men = own ^ own_kings
+            short = own if not flying else men
+            if white_to_move:
+                up_movers = short if men_back or not flying else men
+                down_movers = short if men_back else (0 if flying else own_kings)
+            else:
+                down_movers = short if men_back or not flying else men
+                up_movers = short if men_back else (0 if flying else own_kings)
+            # A piece jumps up by s when opp is at -s and the landing at -2s is empty.
+            src = (up_movers & ((((empty << half1) & opp) << half1)
+                                | (((empty << half) & opp) << half))) if up_movers else 0
+            if down_movers:
+                src |= down_movers & ((((empty >> half1) & opp) >> half1)
+                                      | (((empty >> half) & opp) >> half))
+            if flying and own_kings:
+                for s in (half1, half):
+                    t = own_kings >> s
+                    while t:
+                        if ((t & opp) >> s) & empty:
+                            return src | own_kings
+                        t = (t & empty) >> s
+                    t = own_kings << s
+                    while t:
+                        if ((t & opp) << s) & empty:
+                            return src | own_kings
+                        t = (t & empty) << s
+            return src
+
+        # ---- quiet moves ------------------------------------------------------
+        def quiet_moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+            empty = board ^ white ^ black
+            out: List[RawMove] = []
+            append = out.append
+            if white_to_move:
+                own_kings = white & kings
+                men = white ^ own_kings
+                for s in (half1, half):
+                    t = (men >> s) & empty
+                    while t:
+                        b = t & -t
+                        t ^= b
+                        append((b << s, b, 0, b & top != 0))
+            else:
+                own_kings = black & kings
+                men = black ^ own_kings
+                for s in (half1, half):
+                    t = (men << s) & empty
+                    while t:
+                        b = t & -t
+                        t ^= b
+                        append((b >> s, b, 0, b & bottom != 0))
+            if own_kings:
+                for s in (half1, half):
+                    t = (own_kings >> s) & empty
+                    dist = s
+                    while t:
+                        rest = t
+                        while rest:
+                            b = rest & -rest
+                            rest ^= b
+                            append((b << dist, b, 0, False))
+                        if not flying:
+                            break
+                        t = (t >> s) & empty
+                        dist += s
+                    t = (own_kings << s) & empty
+                    dist = s
+                    while t:
+                        rest = t
+                        while rest:
+                            b = rest & -rest
+                            rest ^= b
+                            append((b >> dist, b, 0, False))
+                        if not flying:
+                            break
+                        t = (t << s) & empty
+                        dist += s
+            return out
+
+        def count_quiet(white: int, black: int, kings: int, white_to_move: bool) -> int:
+            empty = board ^ white ^ black
+            if white_to_move:
+                own_kings = white & kings
+                n = popcount((white >> half1) & empty) + popcount((white >> half) & empty)
+            else:
+                own_kings = black & kings
+                n = popcount((black << half1) & empty) + popcount((black << half) & empty)
+            if own_kings:
+                if white_to_move:
+                    n += popcount((own_kings << half1) & empty) + popcount((own_kings << half) & empty)
+                else:
+                    n += popcount((own_kings >> half1) & empty) + popcount((own_kings >> half) & empty)
+                if flying:
+                    for s in (half1, half):
+                        t = (own_kings >> s) & empty
+                        t = (t >> s) & empty
+                        while t:
+                            n += popcount(t)
+                            t = (t >> s) & empty
+                        t = (own_kings << s) & empty
+                        t = (t << s) & empty
+                        while t:
+                            n += popcount(t)
+                            t = (t << s) & empty
+            return n
+
+        # ---- public entry points ------------------------------------------------
+        def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+            sources = capture_sources(white, black, kings, white_to_move)
+            if sources:
+                return all_captures(white, black, kings, white_to_move, sources, None)
+            return quiet_moves(white, black, kings, white_to_move)
+
+        def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
+            sources = capture_sources(white, black, kings, white_to_move)
+            if sources:
+                return count_captures(white, black, kings, white_to_move, sources)
+            return count_quiet(white, black, kings, white_to_move)
+
+        def count_short(white: int, black: int, kings: int, white_to_move: bool) -> int:
+            """:func:`count` for forward-only men and short kings (English family).
+
+            The common cases (no capture; men's one-piece captures) are counted
+            on whole-board masks in one call; everything else goes to
+            :func:`count_captures`.
+            """
+            empty = board ^ white ^ black
+            if white_to_move:
+                own_kings = white & kings
+                jl = (((white >> half1) & black) >> half1) & empty
+                jr = (((white >> half) & black) >> half) & empty
+                if own_kings:
+                    if jl | jr | ((((own_kings << half1) & black) << half1) & empty) \
+                            | ((((own_kings << half) & black) << half) & empty):
+                        return count_captures(white, black, kings, True,
+                                              capture_sources(white, black, kings, True))
+                    return (popcount((white >> half1) & empty) + popcount((white >> half) & empty)
+                            + popcount((own_kings << half1) & empty)
+                            + popcount((own_kings << half) & empty))
+                if jl | jr:
+                    onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
+                    if (jl | jr) & onward:
+                        return count_captures(white, black, kings, True,
+                                              capture_sources(white, black, kings, True))
+                    return popcount(jl) + popcount(jr)
+                return popcount((white >> half1) & empty) + popcount((white >> half) & empty)
+            own_kings = black & kings
+            jl = (((black << half1) & white) << half1) & empty
+            jr = (((black << half) & white) << half) & empty
+            if own_kings:
+                if jl | jr | ((((own_kings >> half1) & white) >> half1) & empty) \
+                        | ((((own_kings >> half) & white) >> half) & empty):
+                    return count_captures(white, black, kings, False,
+                                          capture_sources(white, black, kings, False))
+                return (popcount((black << half1) & empty) + popcount((black << half) & empty)
+                        + popcount((own_kings >> half1) & empty)
+                        + popcount((own_kings >> half) & empty))
+            if jl | jr:
+                onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
+                if (jl | jr) & onward:
+                    return count_captures(white, black, kings, False,
+                                          capture_sources(white, black, kings, False))
+                return popcount(jl) + popcount(jr)
+            return popcount((black << half1) & empty) + popcount((black << half) & empty)
+
+        def moves_short(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+            """:func:`moves` for forward-only men and short kings (English family)."""
+            empty = board ^ white ^ black
+            if white_to_move:
+                own_kings = white & kings
+                if ((((white >> half1) & black) >> half1) | (((white >> half) & black) >> half)) & empty \
+                        or (own_kings and ((((own_kings << half1) & black) << half1)
+                                           | (((own_kings << half) & black) << half)) & empty):
+                    return all_captures(white, black, kings, True,
+                                        capture_sources(white, black, kings, True), None)
+                men = white ^ own_kings
+                out = []
+                append = out.append
+                t = (men >> half1) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append((b << half1, b, 0, b & top != 0))
+                t = (men >> half) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append((b << half, b, 0, b & top != 0))
+            else:
+                own_kings = black & kings
+                if ((((black << half1) & white) << half1) | (((black << half) & white) << half)) & empty \
+                        or (own_kings and ((((own_kings >> half1) & white) >> half1)
+                                           | (((own_kings >> half) & white) >> half)) & empty):
+                    return all_captures(white, black, kings, False,
+                                        capture_sources(white, black, kings, False), None)
+                men = black ^ own_kings
+                out = []
+                append = out.append
+                t = (men << half1) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append((b >> half1, b, 0, b & bottom != 0))
+                t = (men << half) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append((b >> half, b, 0, b & bottom != 0))
+            if own_kings:
+                for s in (half1, half):
+                    t = (own_kings >> s) & empty
+                    while t:
+                        b = t & -t
+                        t ^= b
+                        append((b << s, b, 0, False))
+                    t = (own_kings << s) & empty
+                    while t:
+                        b = t & -t
+                        t ^= b
+                        append((b >> s, b, 0, False))
+            return out
+
+        if not flying and not men_back:
+            # The specialised forms of the same contracts.
+            count = count_short  # noqa: F811
+            moves = moves_short  # noqa: F811
+
+        def captures(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+            sources = capture_sources(white, black, kings, white_to_move)
+            if sources:
+                return all_captures(white, black, kings, white_to_move, sources, None)
+            return []
+
+        def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+            return capture_sources(white, black, kings, white_to_move) != 0
+
+        def capture_paths(white: int, black: int, kings: int,
+                          white_to_move: bool) -> Dict[RawMove, List[Tuple[int, ...]]]:
+            paths: Dict[RawMove, List[Tuple[int, ...]]] = {}
+            sources = capture_sources(white, black, kings, white_to_move)
+            legal = all_captures(white, black, kings, white_to_move, sources, paths)
+            return {m: paths[m] for m in legal}
+
+        def play(white: int, black: int, kings: int, white_to_move: bool,
+                 move: RawMove) -> Tuple[int, int, int]:
+            origin, dest, captured, promotes = move
+            if captured:
+                kings &= ~captured
+            if kings & origin:
+                kings ^= origin ^ dest
+            elif promotes:
+                kings |= dest
+            if white_to_move:
+                return white ^ origin ^ dest, black ^ captured, kings
+            return white ^ captured, black ^ origin ^ dest, kings
+
+        self.moves = moves
+        self.count = count
+        self.captures = captures
+        self.has_capture = has_capture
+        self.quiet_moves = quiet_moves
+        self.capture_paths = capture_paths
+        self.play = play
+
+    def __repr__(self) -> str:
+        return f"MoveGenerator({self.variant!r})"
+
+
+_GENERATORS: Dict[str, MoveGenerator] = {}
+
+
+def generator_for(variant: "Variant | str") -> MoveGenerator:
+    """The (cached, immutable) move generator of a variant."""
+    v = get_variant(variant)
+    gen = _GENERATORS.get(v.name)
+    if gen is None:
+        gen = _GENERATORS[v.name] = MoveGenerator(v)
+    return gen
