@@ -139,8 +139,12 @@ class Position:
         """``(white, black, kings, white_to_move)`` for the hot-path functions."""
         return self.white, self.black, self.kings, self.white_to_move
 
+    def key(self) -> Tuple[int, int, int, bool]:
+        """Exact hashable identity of pieces and side to move (the raw tuple)."""
+        return self.white, self.black, self.kings, self.white_to_move
+
     @property
-    def key(self) -> int:
+    def zobrist(self) -> int:
         """64-bit Zobrist hash of pieces and side to move (computed once)."""
         if self._key is None:
             table = _zobrist_table(self.geometry)

@@ -1,0 +1,265 @@
+"""A game record: moves played, undo/redo, draw rules and the result.
+
+>>> g = Game("english")
+>>> g.push("11-15").pdn()
+'11-15'
+>>> g.pop().pdn(), g.ply
+('11-15', 0)
+
+Draw rules (see :class:`~.variants.DrawRules`) are applied from the record:
+
+* repetition: the same pieces and side to move for the ``repetitions``-th time;
+* no progress: ``no_progress_plies`` (English) or ``kings_only_plies``
+  (International, Russian, Brazilian) plies in a row without a man move or a
+  capture;
+* lone-king endings: once the material is three pieces (one a king; Russian:
+  three or more kings) against a lone king, or two against a lone king, the
+  stronger side has that many plies to win.
+
+A rule makes the game drawn on exactly the ply that completes the count.  The
+side to move losing because it has no legal move takes precedence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Tuple, Union
+
+from .bitboard import popcount
+from .errors import UndoError
+from .move import Move
+from .position import Position
+from .variants import Variant, get_variant
+
+__all__ = ["Game", "GameResult", "Counters"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """``outcome``: ``'white'``, ``'black'``, ``'draw'`` or None while the game goes on."""
+
+    outcome: Optional[str]
+    reason: str
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def score_text(self, international: bool = False) -> str:
+        """PDN result: ``1-0``/``0-1``/``1/2-1/2``/``*`` (``2-0``/``0-2``/``1-1`` if ``international``)."""
+        if self.outcome is None:
+            return "*"
+        table = {"white": ("1-0", "2-0"), "black": ("0-1", "0-2"), "draw": ("1/2-1/2", "1-1")}
+        return table[self.outcome][1 if international else 0]
+
+
+@dataclass(frozen=True)
+class Counters:
+    """Draw-rule counters after a ply.
+
+    ``quiet_plies``: plies since the last man move or capture.
+    ``ending_plies``: plies since a lone-king ending with this material arose
+    (-1 when the position is not such an ending).
+    """
+
+    quiet_plies: int = 0
+    ending_plies: int = -1
+
+
+ONGOING = GameResult(None, "ongoing")
+
+
+class Game:
+    """Moves from a start position, with undo/redo and the variant's result rules.
+
+    ``positions[0]`` is the start position and ``positions[i]`` the position
+    after ``moves[i - 1]``.  Every mutator either succeeds completely or
+    raises and leaves the record as it was.
+    """
+
+    def __init__(self, variant: Union[Variant, str] = "english", fen: Optional[str] = None,
+                 start: Optional[Position] = None) -> None:
+        self.variant = get_variant(variant if start is None else start.variant)
+        if start is None:
+            start = Position.from_fen(fen, self.variant) if fen else Position.start(self.variant)
+        self.positions: List[Position] = [start]
+        self.moves: List[Move] = []
+        self.counters: List[Counters] = [
+            Counters(0, 0 if self._ending_class(start) is not None else -1)]
+        self._redo: List[Move] = []
+        self.tags: Dict[str, str] = {}
+
+    # ---- state -----------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return self.positions[-1]
+
+    @property
+    def start(self) -> Position:
+        return self.positions[0]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves played from the start position."""
+        return len(self.moves)
+
+    def legal_moves(self) -> List[Move]:
+        return self.position.legal_moves()
+
+    # ---- mutation ---------------------------------------------------------------
+    def push(self, move: Union[Move, str]) -> Move:
+        """Play a legal move (a :class:`Move` of the current position or move text).
+
+        Raises the notation errors for bad text and :class:`IllegalMoveError`
+        for a :class:`Move` that is not legal here.  Clears the redo list.
+        """
+        from .errors import IllegalMoveError
+        from .notation import parse_move
+        position = self.position
+        if isinstance(move, str):
+            move = parse_move(position, move)
+        elif move not in position.legal_moves():
+            raise IllegalMoveError(f"illegal move {move.pdn()} in {position.fen()}")
+        self._append(move)
+        self._redo.clear()
+        return move
+
+    def push_all(self, moves: Iterable[Union[Move, str]]) -> List[Move]:
+        """Play several moves, all or none: on an error the record is unchanged."""
+        done: List[Move] = []
+        redo = list(self._redo)
+        try:
+            for move in moves:
+                done.append(self.push(move))
+        except Exception:
+            for _ in done:
+                self._drop_last()
+            self._redo = redo
+            raise
+        return done
+
+    def pop(self) -> Move:
+        """Undo the last move (it can be redone); :class:`UndoError` at the start."""
+        if not self.moves:
+            raise UndoError("no move to undo")
+        move = self._drop_last()
+        self._redo.append(move)
+        return move
+
+    def undo(self, count: int = 1) -> List[Move]:
+        """Undo ``count`` plies, all or none (:class:`UndoError` if there are fewer)."""
+        if count < 0:
+            raise UndoError(f"cannot undo a negative number of plies ({count})")
+        if count > len(self.moves):
+            raise UndoError(f"cannot undo {count} plies: only {len(self.moves)} played")
+        return [self.pop() for _ in range(count)]
+
+    def redo(self) -> Move:
+        """Replay the last undone move; :class:`UndoError` if there is none."""
+        if not self._redo:
+            raise UndoError("no move to redo")
+        move = self._redo.pop()
+        self._append(move)
+        return move
+
+    def _append(self, move: Move) -> None:
+        before = self.position
+        after = before.play_raw(move.raw)
+        last = self.counters[-1]
+        mover_is_man = not (before.kings & move.raw[0])
+        quiet = 0 if (move.captured or mover_is_man) else last.quiet_plies + 1
+        ending = self._ending_class(after)
+        if ending is None:
+            ending_plies = -1
+        elif move.captured or move.promotes or last.ending_plies < 0:
+            ending_plies = 0
+        else:
+            ending_plies = last.ending_plies + 1
+        self.positions.append(after)
+        self.moves.append(move)
+        self.counters.append(Counters(quiet, ending_plies))
+
+    def _drop_last(self) -> Move:
+        self.positions.pop()
+        self.counters.pop()
+        return self.moves.pop()
+
+    # ---- rules --------------------------------------------------------------------
+    def _ending_class(self, position: Position) -> Optional[int]:
+        """Ply limit of the lone-king ending ``position`` is in, or None."""
+        rules = self.variant.draw
+        w, b, k = position.white, position.black, position.kings
+        for strong, weak in ((w, b), (b, w)):
+            if popcount(weak) != 1 or not weak & k:
+                continue
+            pieces, kings = popcount(strong), popcount(strong & k)
+            if self.variant.name == "russian":
+                if rules.three_vs_one_plies and kings >= 3 and pieces == kings:
+                    return rules.three_vs_one_plies
+                continue
+            if rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
+                return rules.two_vs_one_plies
+            if rules.three_vs_one_plies and pieces == 3 and kings >= 1:
+                return rules.three_vs_one_plies
+        return None
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (1 = first time)."""
+        current = self.position
+        count = 0
+        for i in range(len(self.positions) - 1, -1, -1):
+            if self.positions[i] == current:
+                count += 1
+            if i > 0 and self.counters[i].quiet_plies == 0:
+                break  # nothing before an irreversible move can repeat
+        return count
+
+    def result(self) -> GameResult:
+        """The game state after the last move: a win, a draw (with the rule) or ongoing."""
+        position = self.position
+        if not position.raw_moves():
+            winner = "black" if position.white_to_move else "white"
+            return GameResult(winner, f"{position.turn} has no legal move")
+        rules = self.variant.draw
+        counters = self.counters[-1]
+        if rules.repetitions and self.repetitions() >= rules.repetitions:
+            return GameResult("draw", f"{rules.repetitions}-fold repetition")
+        limit = rules.no_progress_plies or rules.kings_only_plies
+        if limit and counters.quiet_plies >= limit:
+            what = "man move or capture" if rules.no_progress_plies else "man move or capture (kings only)"
+            return GameResult("draw", f"{limit // 2} moves each without a {what}")
+        if counters.ending_plies >= 0:
+            ending_limit = self._ending_class(position)
+            if ending_limit is not None and counters.ending_plies >= ending_limit:
+                return GameResult("draw", f"lone-king ending not won within {ending_limit // 2} moves each")
+        return ONGOING
+
+    def search_history(self) -> List[Tuple[int, int, int, bool]]:
+        """Raw positions since the last irreversible move, oldest first, ending
+        with the current one: what a search needs to see repetitions."""
+        out = []
+        for i in range(len(self.positions) - 1, -1, -1):
+            out.append(self.positions[i].raw)
+            if i > 0 and self.counters[i].quiet_plies == 0:
+                break
+        out.reverse()
+        return out
+
+    # ---- PDN ------------------------------------------------------------------------
+    def to_pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+        """This game as PDN text (see :func:`.pdn.write_game`)."""
+        from .pdn import write_game
+        return write_game(self, tags)
+
+    @classmethod
+    def from_pdn(cls, text: str, variant: Union[Variant, str, None] = None) -> "Game":
+        """Read the first game of PDN text (see :func:`.pdn.read_games`)."""
+        from .pdn import read_games
+        games = read_games(text, variant)
+        if not games:
+            from .errors import InvalidPdnError
+            raise InvalidPdnError("no game in PDN text")
+        return games[0]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.name} ply={self.ply} fen={self.position.fen()!r}>"
