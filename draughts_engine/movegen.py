@@ -240,7 +240,9 @@ class MoveGenerator:
                 if majority:
                     best = max(popcount(m[2]) for m in out)
                     out = [m for m in out if popcount(m[2]) == best]
-                if own_kings or paths is not None or len(out) != len(set(out)):
+                # Only kings, and men that capture backwards, can reach the same
+                # square over the same pieces by two routes.
+                if own_kings or men_back or paths is not None:
                     out = list(dict.fromkeys(out))
             return out
 
@@ -404,7 +406,9 @@ class MoveGenerator:
                 return count_captures(white, black, kings, white_to_move, sources)
             return count_quiet(white, black, kings, white_to_move)
 
-        def count_short(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        def count_short(white: int, black: int, kings: int, white_to_move: bool,
+                        board: int = board, half: int = half, half1: int = half1,
+                        popcount=popcount) -> int:
             """:func:`count` for forward-only men and short kings (English family).
 
             The common cases (no capture; men's one-piece captures) are counted
@@ -450,7 +454,9 @@ class MoveGenerator:
                 return popcount(jl) + popcount(jr)
             return popcount((black << half1) & empty) + popcount((black << half) & empty)
 
-        def moves_short(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+        def moves_short(white: int, black: int, kings: int, white_to_move: bool,
+                        board: int = board, half: int = half, half1: int = half1,
+                        top: int = top, bottom: int = bottom) -> List[RawMove]:
             """:func:`moves` for forward-only men and short kings (English family)."""
             empty = board ^ white ^ black
             if white_to_move:

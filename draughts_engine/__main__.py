@@ -1,0 +1,60 @@
+"""Command line of the rules core: ``python -m draughts_engine perft ...``.
+
+    python -m draughts_engine perft --variant english --depth 8 [--fen FEN] [--divide]
+
+Prints ``<move>: <count>`` per root move with ``--divide``, then a last line
+``nodes N`` (and the time and leaves/s on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import List, Optional
+
+from .errors import DraughtsError
+from .perft import divide, perft
+from .position import Position
+from .variants import variant_names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m draughts_engine",
+                                     description="Rules-core tools of the draughts engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("perft", help="count leaf nodes of the legal-move tree")
+    p.add_argument("--variant", default="english",
+                   help=f"one of {', '.join(variant_names())} (aliases accepted)")
+    p.add_argument("--depth", type=int, required=True, help="plies (0-30)")
+    p.add_argument("--fen", help="PDN FEN of the root (default: the start position)")
+    p.add_argument("--divide", action="store_true", help="print the count below each root move")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not 0 <= args.depth <= 30:
+        print(f"error: depth must be 0-30, got {args.depth}", file=sys.stderr)
+        return 2
+    try:
+        root = Position.from_fen(args.fen, args.variant) if args.fen else Position.start(args.variant)
+    except (DraughtsError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    if args.divide and args.depth >= 1:
+        rows = divide(root, args.depth)
+        for text, count in rows:
+            print(f"{text}: {count}")
+        total = sum(count for _, count in rows)
+    else:
+        total = perft(root, args.depth)
+    elapsed = time.perf_counter() - started
+    print(f"nodes {total}")
+    rate = total / elapsed if elapsed > 0 else 0.0
+    print(f"time {elapsed:.3f}s, {rate:,.0f} leaves/s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
