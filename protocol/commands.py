@@ -1,0 +1,684 @@
+"""Protocol input: raw lines -> tokens -> one frozen dataclass per command.
+
+The contract is PROTOCOL.md. This module checks the *shape* of a line only (words, numbers,
+ranges, combinations); whether a FEN or a move is legal is for the server to decide against the
+rules. Every failure is a :class:`CommandError` whose ``str()`` is the reason for the
+``error <reason>`` line, e.g.::
+
+    >>> parse_command("go depth 0")
+    Traceback (most recent call last):
+    ...
+    protocol.commands.ArgumentError: go: depth must be in 1..99, got 0
+    >>> parse_command("go wtime 1000 btime 900 winc 10 binc 10")
+    Go(limits=GoLimits(wtime=1000, btime=900, winc=10, binc=10))
+    >>> parse_command("position startpos moves 11-15 23-19").to_line()
+    'position startpos moves 11-15 23-19'
+
+No regular expressions: tokens are split on runs of spaces and tabs by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Tuple
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MAX_LINE_BYTES",
+    "MAX_DEPTH",
+    "MAX_PERFT_DEPTH",
+    "MAX_NODES",
+    "MAX_TIME_MS",
+    "MAX_MOVESTOGO",
+    "MAX_UNDO",
+    "CommandError",
+    "LineError",
+    "LineTooLongError",
+    "InvalidUtf8Error",
+    "UnknownCommandError",
+    "ArgumentError",
+    "Command",
+    "Uci",
+    "IsReady",
+    "SetOption",
+    "UciNewGame",
+    "Position",
+    "Move",
+    "Undo",
+    "GoLimits",
+    "Go",
+    "Stop",
+    "PonderHit",
+    "Quit",
+    "Display",
+    "Perft",
+    "Eval",
+    "Bench",
+    "Hub",
+    "tokenize",
+    "token_spans",
+    "parse_command",
+    "is_move_token",
+    "is_fen_token",
+    "show_token",
+    "decode_line",
+    "LineReader",
+]
+
+PROTOCOL_VERSION = 1
+"""The number the server prints as ``id protocol``."""
+
+MAX_LINE_BYTES = 8192
+"""Longest accepted line in bytes, not counting the LF or CRLF."""
+
+MAX_DEPTH = 99
+MAX_PERFT_DEPTH = 20
+MAX_NODES = 2**63 - 1
+MAX_TIME_MS = 2**31 - 1
+MAX_MOVESTOGO = 1000
+MAX_UNDO = 1_000_000
+MAX_MOVE_CHARS = 256
+
+_SEPARATORS = " \t"
+_DIGITS = frozenset("0123456789")
+_MOVE_PUNCTUATION = frozenset("-:@=")
+_ALNUM_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_SHOWN_CHARS = 64
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class CommandError(ValueError):
+    """A line that cannot be executed; ``str(error)`` is the text after ``error ``."""
+
+    @property
+    def reason(self) -> str:
+        """The reason text for the ``error <reason>`` line."""
+        return str(self)
+
+
+class LineError(CommandError):
+    """The line as bytes is unacceptable (too long, not UTF-8); it is discarded whole."""
+
+
+class LineTooLongError(LineError):
+    def __init__(self) -> None:
+        super().__init__("line too long")
+
+
+class InvalidUtf8Error(LineError):
+    def __init__(self) -> None:
+        super().__init__("invalid utf-8")
+
+
+class UnknownCommandError(CommandError):
+    """The first token names no command."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(f"unknown command: {show_token(word)}")
+        self.word = word
+
+
+class ArgumentError(CommandError):
+    """A missing, extra, repeated, malformed or out-of-range argument of a known command.
+
+    The reason reads ``<word>: <detail>``.
+    """
+
+    def __init__(self, word: str, detail: str) -> None:
+        super().__init__(f"{word}: {detail}")
+        self.word = word
+        self.detail = detail
+
+
+def show_token(token: str) -> str:
+    """Render a token for an error reason: non-printable characters escaped, cut to 64 chars."""
+    shown = token if len(token) <= _SHOWN_CHARS else token[:_SHOWN_CHARS]
+    if not shown.isprintable():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+    return shown if len(token) <= _SHOWN_CHARS else shown + "..."
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def token_spans(line: str) -> List[Tuple[str, int, int]]:
+    """Tokens of ``line`` with their [start, end) offsets; separators are spaces and tabs.
+
+    The offsets let a caller take the rest of a line verbatim (``info string``, option values).
+    """
+    spans: List[Tuple[str, int, int]] = []
+    i, n = 0, len(line)
+    while i < n:
+        while i < n and line[i] in _SEPARATORS:
+            i += 1
+        start = i
+        while i < n and line[i] not in _SEPARATORS:
+            i += 1
+        if i > start:
+            spans.append((line[start:i], start, i))
+    return spans
+
+
+def tokenize(line: str) -> List[str]:
+    """Split a line on runs of spaces and tabs (only those; unlike ``str.split()``).
+
+    >>> tokenize(" go\\tdepth  5 ")
+    ['go', 'depth', '5']
+    """
+    return [token for token, _, _ in token_spans(line)]
+
+
+def is_move_token(token: str) -> bool:
+    """True when ``token`` has the shape of a move (not necessarily a legal one).
+
+    1..256 characters of ASCII letters, digits and ``- : @ =``, starting and ending with a letter
+    or digit: ``11-15``, ``15x24x31``, ``c3-d4``, and whatever the small games use.
+    """
+    if not token or len(token) > MAX_MOVE_CHARS:
+        return False
+    if token[0] not in _ALNUM_ASCII or token[-1] not in _ALNUM_ASCII:
+        return False
+    return all(c in _ALNUM_ASCII or c in _MOVE_PUNCTUATION for c in token)
+
+
+def is_fen_token(token: str) -> bool:
+    """True when ``token`` could be a FEN: one non-empty token of printable ASCII."""
+    return bool(token) and all("!" <= c <= "~" for c in token)
+
+
+def _is_one_line(text: str) -> bool:
+    return "\n" not in text and "\r" not in text
+
+
+def _check_moves(word: str, moves: Tuple[str, ...]) -> None:
+    for move in moves:
+        if not isinstance(move, str) or not is_move_token(move):
+            raise ArgumentError(word, f"malformed move '{show_token(str(move))}'")
+
+
+def _check_int(word: str, name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(word, f"{name} must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise ArgumentError(word, f"{name} must be in {low}..{high}, got {value}")
+
+
+def _parse_int(word: str, name: str, token: Optional[str], low: int, high: int) -> int:
+    """Read a decimal integer token (an optional ``-`` only to report it as out of range)."""
+    if token is None:
+        raise ArgumentError(word, f"missing value for {name}")
+    digits = token[1:] if token.startswith("-") else token
+    if not digits or not all(c in _DIGITS for c in digits):
+        raise ArgumentError(word, f"{name} needs a number, got '{show_token(token)}'")
+    if len(digits) > len(str(max(abs(low), abs(high)))) + 1:  # no giant int() conversions
+        raise ArgumentError(word, f"{name} must be in {low}..{high}, got {show_token(token)}")
+    value = int(token)
+    _check_int(word, name, value, low, high)
+    return value
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of all commands. ``to_line()`` gives back protocol text that parses to an equal value.
+
+    ``allowed_during_search`` says whether the server executes the command while a search runs
+    (otherwise it answers ``error busy: <word> during search``).
+    """
+
+    word: ClassVar[str] = ""
+    allowed_during_search: ClassVar[bool] = False
+
+    def to_line(self) -> str:
+        """The command as one protocol line (without the LF)."""
+        return self.word
+
+
+@dataclass(frozen=True)
+class Uci(Command):
+    word: ClassVar[str] = "uci"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class IsReady(Command):
+    word: ClassVar[str] = "isready"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class SetOption(Command):
+    """``setoption name <name> [value <value>]``; ``value`` is None for a button."""
+
+    name: str
+    value: Optional[str] = None
+    word: ClassVar[str] = "setoption"
+
+    def __post_init__(self) -> None:
+        tokens = tokenize(self.name)
+        if not tokens or " ".join(tokens) != self.name or "value" in tokens or "name" in tokens:
+            raise ArgumentError(self.word, f"bad option name '{show_token(self.name)}'")
+        if self.value is not None:
+            if not tokenize(self.value):
+                raise ArgumentError(self.word, f"missing value for {show_token(self.name)}")
+            if self.value != self.value.strip(_SEPARATORS) or not _is_one_line(self.value):
+                raise ArgumentError(self.word, f"bad value '{show_token(self.value)}'")
+
+    def to_line(self) -> str:
+        if self.value is None:
+            return f"setoption name {self.name}"
+        return f"setoption name {self.name} value {self.value}"
+
+
+@dataclass(frozen=True)
+class UciNewGame(Command):
+    word: ClassVar[str] = "ucinewgame"
+
+
+@dataclass(frozen=True)
+class Position(Command):
+    """``position startpos|fen <FEN> [moves ...]``; ``fen`` None means the start position."""
+
+    fen: Optional[str] = None
+    moves: Tuple[str, ...] = ()
+    word: ClassVar[str] = "position"
+
+    def __post_init__(self) -> None:
+        if self.fen is not None and (not is_fen_token(self.fen) or self.fen == "moves"):
+            raise ArgumentError(self.word, f"bad fen '{show_token(self.fen)}'")
+        object.__setattr__(self, "moves", tuple(self.moves))
+        _check_moves(self.word, self.moves)
+
+    def to_line(self) -> str:
+        parts = ["position", "startpos" if self.fen is None else f"fen {self.fen}"]
+        if self.moves:
+            parts.append("moves " + " ".join(self.moves))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    """``move m1 [m2 ...]``: play moves on the current position (all or nothing)."""
+
+    moves: Tuple[str, ...]
+    word: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", tuple(self.moves))
+        if not self.moves:
+            raise ArgumentError(self.word, "missing move")
+        _check_moves(self.word, self.moves)
+
+    def to_line(self) -> str:
+        return "move " + " ".join(self.moves)
+
+
+@dataclass(frozen=True)
+class Undo(Command):
+    """``undo [N]``: take back N plies (default 1)."""
+
+    count: int = 1
+    word: ClassVar[str] = "undo"
+
+    def __post_init__(self) -> None:
+        _check_int(self.word, "count", self.count, 1, MAX_UNDO)
+
+    def to_line(self) -> str:
+        return "undo" if self.count == 1 else f"undo {self.count}"
+
+
+_CLOCK_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo")
+_INT_LIMITS: Mapping[str, Tuple[int, int]] = MappingProxyType(
+    {
+        "depth": (1, MAX_DEPTH),
+        "nodes": (1, MAX_NODES),
+        "movetime": (1, MAX_TIME_MS),
+        "wtime": (0, MAX_TIME_MS),
+        "btime": (0, MAX_TIME_MS),
+        "winc": (0, MAX_TIME_MS),
+        "binc": (0, MAX_TIME_MS),
+        "movestogo": (1, MAX_MOVESTOGO),
+    }
+)
+_FLAG_LIMITS = ("infinite", "ponder")
+
+
+@dataclass(frozen=True)
+class GoLimits:
+    """The limits of one ``go``, validated on construction (times in milliseconds).
+
+    Contract (PROTOCOL.md, ``go``): each value in its range; the clock fields need both
+    ``wtime`` and ``btime``; ``infinite`` combines with nothing; ``ponder`` with all but
+    ``infinite``. ``GoLimits()`` is a bare ``go``. Raises :class:`ArgumentError` (``go: ...``).
+    """
+
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[int] = None
+    wtime: Optional[int] = None
+    btime: Optional[int] = None
+    winc: Optional[int] = None
+    binc: Optional[int] = None
+    movestogo: Optional[int] = None
+    infinite: bool = False
+    ponder: bool = False
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in _INT_LIMITS.items():
+            value = getattr(self, name)
+            if value is not None:
+                _check_int("go", name, value, low, high)
+        for name in _FLAG_LIMITS:
+            if not isinstance(getattr(self, name), bool):
+                raise ArgumentError("go", f"{name} must be True or False")
+        if self.has_clock and (self.wtime is None or self.btime is None):
+            raise ArgumentError("go", "the clock needs both wtime and btime")
+        if self.infinite:
+            if self.ponder:
+                raise ArgumentError("go", "infinite cannot be combined with ponder")
+            other = next((n for n in _INT_LIMITS if getattr(self, n) is not None), None)
+            if other is not None:
+                raise ArgumentError("go", f"infinite cannot be combined with {other}")
+
+    def __repr__(self) -> str:
+        fields = (f for f in dataclasses.fields(self) if getattr(self, f.name) != f.default)
+        return "GoLimits(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields) + ")"
+
+    @property
+    def has_clock(self) -> bool:
+        """True when any of wtime, btime, winc, binc, movestogo is given."""
+        return any(getattr(self, name) is not None for name in _CLOCK_FIELDS)
+
+    @property
+    def is_bounded(self) -> bool:
+        """True when the search ends by itself: a depth, nodes, movetime or clock limit."""
+        return self.has_clock or any(
+            value is not None for value in (self.depth, self.nodes, self.movetime)
+        )
+
+    def to_tokens(self) -> List[str]:
+        """The arguments of ``go`` in a fixed order."""
+        tokens: List[str] = [name for name in _FLAG_LIMITS if getattr(self, name)]
+        for name in _INT_LIMITS:
+            value = getattr(self, name)
+            if value is not None:
+                tokens += [name, str(value)]
+        return tokens
+
+
+@dataclass(frozen=True)
+class Go(Command):
+    limits: GoLimits = GoLimits()
+    word: ClassVar[str] = "go"
+
+    def to_line(self) -> str:
+        return " ".join(["go"] + self.limits.to_tokens())
+
+
+@dataclass(frozen=True)
+class Stop(Command):
+    word: ClassVar[str] = "stop"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class PonderHit(Command):
+    word: ClassVar[str] = "ponderhit"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Quit(Command):
+    word: ClassVar[str] = "quit"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Display(Command):
+    """``d``: the debug view of the current (during a search: the root) position."""
+
+    word: ClassVar[str] = "d"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Perft(Command):
+    depth: int
+    word: ClassVar[str] = "perft"
+
+    def __post_init__(self) -> None:
+        _check_int(self.word, "depth", self.depth, 1, MAX_PERFT_DEPTH)
+
+    def to_line(self) -> str:
+        return f"perft {self.depth}"
+
+
+@dataclass(frozen=True)
+class Eval(Command):
+    word: ClassVar[str] = "eval"
+
+
+@dataclass(frozen=True)
+class Bench(Command):
+    """``bench [depth]``; ``depth`` None means the server's default."""
+
+    depth: Optional[int] = None
+    word: ClassVar[str] = "bench"
+
+    def __post_init__(self) -> None:
+        if self.depth is not None:
+            _check_int(self.word, "depth", self.depth, 1, MAX_DEPTH)
+
+    def to_line(self) -> str:
+        return "bench" if self.depth is None else f"bench {self.depth}"
+
+
+@dataclass(frozen=True)
+class Hub(Command):
+    """``hub``: switch to Hub v2 (valid only as the first command; the server checks that)."""
+
+    word: ClassVar[str] = "hub"
+
+
+# --------------------------------------------------------------------------- parsing
+
+_Spans = List[Tuple[str, int, int]]
+
+
+def _no_more(word: str, spans: _Spans, index: int) -> None:
+    if index < len(spans):
+        raise ArgumentError(word, f"unexpected argument '{show_token(spans[index][0])}'")
+
+
+def _parse_moves(word: str, spans: _Spans, index: int) -> Tuple[str, ...]:
+    return tuple(token for token, _, _ in spans[index:])
+
+
+def _no_args(cls: Callable[[], Command]) -> Callable[[str, _Spans], Command]:
+    def parse(line: str, spans: _Spans) -> Command:
+        command = cls()
+        _no_more(command.word, spans, 1)
+        return command
+
+    return parse
+
+
+def _parse_setoption(line: str, spans: _Spans) -> Command:
+    word = "setoption"
+    if len(spans) < 2 or spans[1][0] != "name":
+        raise ArgumentError(word, "expected 'name'")
+    value_at = next((i for i in range(2, len(spans)) if spans[i][0] == "value"), len(spans))
+    if value_at == 2:
+        raise ArgumentError(word, "missing option name")
+    name = " ".join(token for token, _, _ in spans[2:value_at])
+    if value_at == len(spans):
+        return SetOption(name, None)
+    if value_at == len(spans) - 1:
+        raise ArgumentError(word, f"missing value for {show_token(name)}")
+    return SetOption(name, line[spans[value_at + 1][1] : spans[-1][2]])
+
+
+def _parse_position(line: str, spans: _Spans) -> Command:
+    word = "position"
+    if len(spans) < 2 or spans[1][0] not in ("startpos", "fen"):
+        raise ArgumentError(word, "expected startpos or fen")
+    fen: Optional[str] = None
+    index = 2
+    if spans[1][0] == "fen":
+        if len(spans) < 3 or spans[2][0] == "moves":
+            raise ArgumentError(word, "missing fen")
+        fen = spans[2][0]
+        index = 3
+    if index < len(spans):
+        if spans[index][0] != "moves":
+            raise ArgumentError(word, f"unexpected argument '{show_token(spans[index][0])}'")
+        return Position(fen, _parse_moves(word, spans, index + 1))
+    return Position(fen, ())
+
+
+def _parse_move(line: str, spans: _Spans) -> Command:
+    return Move(_parse_moves("move", spans, 1))
+
+
+def _parse_undo(line: str, spans: _Spans) -> Command:
+    if len(spans) == 1:
+        return Undo()
+    _no_more("undo", spans, 2)
+    return Undo(_parse_int("undo", "count", spans[1][0], 1, MAX_UNDO))
+
+
+def _parse_go(line: str, spans: _Spans) -> Command:
+    values: Dict[str, object] = {}
+    index = 1
+    while index < len(spans):
+        token = spans[index][0]
+        if token in values:
+            raise ArgumentError("go", f"{token} given twice")
+        if token in _FLAG_LIMITS:
+            values[token] = True
+            index += 1
+        elif token in _INT_LIMITS:
+            low, high = _INT_LIMITS[token]
+            value_token = spans[index + 1][0] if index + 1 < len(spans) else None
+            values[token] = _parse_int("go", token, value_token, low, high)
+            index += 2
+        else:
+            raise ArgumentError("go", f"unexpected argument '{show_token(token)}'")
+    return Go(GoLimits(**values))  # type: ignore[arg-type]
+
+
+def _parse_perft(line: str, spans: _Spans) -> Command:
+    if len(spans) < 2:
+        raise ArgumentError("perft", "missing depth")
+    _no_more("perft", spans, 2)
+    return Perft(_parse_int("perft", "depth", spans[1][0], 1, MAX_PERFT_DEPTH))
+
+
+def _parse_bench(line: str, spans: _Spans) -> Command:
+    if len(spans) == 1:
+        return Bench()
+    _no_more("bench", spans, 2)
+    return Bench(_parse_int("bench", "depth", spans[1][0], 1, MAX_DEPTH))
+
+
+_PARSERS: Mapping[str, Callable[[str, _Spans], Command]] = MappingProxyType(
+    {
+        "uci": _no_args(Uci),
+        "isready": _no_args(IsReady),
+        "setoption": _parse_setoption,
+        "ucinewgame": _no_args(UciNewGame),
+        "position": _parse_position,
+        "move": _parse_move,
+        "undo": _parse_undo,
+        "go": _parse_go,
+        "stop": _no_args(Stop),
+        "ponderhit": _no_args(PonderHit),
+        "quit": _no_args(Quit),
+        "d": _no_args(Display),
+        "perft": _parse_perft,
+        "eval": _no_args(Eval),
+        "bench": _parse_bench,
+        "hub": _no_args(Hub),
+    }
+)
+
+
+def parse_command(line: str) -> Optional[Command]:
+    """Parse one decoded line (without its line end) into a command.
+
+    Returns None for a line without tokens (the server ignores it silently). Raises
+    :class:`UnknownCommandError` or :class:`ArgumentError`; their ``str()`` is the reason of
+    the ``error`` line.
+    """
+    spans = token_spans(line)
+    if not spans:
+        return None
+    parser = _PARSERS.get(spans[0][0])
+    if parser is None:
+        raise UnknownCommandError(spans[0][0])
+    return parser(line, spans)
+
+
+# --------------------------------------------------------------------------- bytes -> lines
+
+
+def decode_line(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str:
+    """Turn one raw line into text: drop a final LF, then a final CR, check length, decode.
+
+    Raises :class:`LineTooLongError` when more than ``max_bytes`` bytes remain and
+    :class:`InvalidUtf8Error` when they are not strict UTF-8.
+    """
+    if raw.endswith(b"\n"):
+        raw = raw[:-1]
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if len(raw) > max_bytes:
+        raise LineTooLongError()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidUtf8Error() from None
+
+
+class LineReader:
+    """Reads protocol lines from a binary stream with bounded memory.
+
+    ``read_line()`` returns the next decoded line, None at end of input, or raises a
+    :class:`LineError` after consuming the offending line whole (so the next call starts on
+    the following line). A line longer than the limit is never held in memory in full.
+    """
+
+    _DISCARD_CHUNK = 65536
+
+    def __init__(self, stream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> None:
+        self._stream = stream
+        self._max_bytes = max_bytes
+
+    def read_line(self) -> Optional[str]:
+        limit = self._max_bytes + 2  # room for CR LF
+        raw = self._stream.readline(limit)
+        if not raw:
+            return None
+        if len(raw) >= limit and not raw.endswith(b"\n"):
+            while True:
+                chunk = self._stream.readline(self._DISCARD_CHUNK)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
+            raise LineTooLongError()
+        return decode_line(raw, self._max_bytes)
+
+    def __iter__(self) -> "LineReader":
+        return self
+
+    def __next__(self) -> str:
+        """Iterate lines until end of input; a bad line raises (iteration may then go on)."""
+        line = self.read_line()
+        if line is None:
+            raise StopIteration
+        return line
