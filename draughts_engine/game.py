@@ -35,10 +35,15 @@ __all__ = ["Game", "GameResult", "Counters"]
 
 @dataclass(frozen=True)
 class GameResult:
-    """``outcome``: ``'white'``, ``'black'``, ``'draw'`` or None while the game goes on."""
+    """``outcome``: ``'white'``, ``'black'``, ``'draw'`` or None while the game goes on.
+
+    ``code`` names the rule in one word: ``no-moves``, ``repetition``,
+    ``move-rule``, ``endgame-rule`` (``ongoing`` while the game goes on).
+    """
 
     outcome: Optional[str]
     reason: str
+    code: str = "ongoing"
 
     @property
     def is_over(self) -> bool:
@@ -219,19 +224,20 @@ class Game:
         position = self.position
         if not position.raw_moves():
             winner = "black" if position.white_to_move else "white"
-            return GameResult(winner, f"{position.turn} has no legal move")
+            return GameResult(winner, f"{position.turn} has no legal move", "no-moves")
         rules = self.variant.draw
         counters = self.counters[-1]
         if rules.repetitions and self.repetitions() >= rules.repetitions:
-            return GameResult("draw", f"{rules.repetitions}-fold repetition")
+            return GameResult("draw", f"{rules.repetitions}-fold repetition", "repetition")
         limit = rules.no_progress_plies or rules.kings_only_plies
         if limit and counters.quiet_plies >= limit:
             what = "man move or capture" if rules.no_progress_plies else "man move or capture (kings only)"
-            return GameResult("draw", f"{limit // 2} moves each without a {what}")
+            return GameResult("draw", f"{limit // 2} moves each without a {what}", "move-rule")
         if counters.ending_plies >= 0:
             ending_limit = self._ending_class(position)
             if ending_limit is not None and counters.ending_plies >= ending_limit:
-                return GameResult("draw", f"lone-king ending not won within {ending_limit // 2} moves each")
+                return GameResult("draw", f"lone-king ending not won within {ending_limit // 2} moves each",
+                                  "endgame-rule")
         return ONGOING
 
     def search_history(self) -> List[Tuple[int, int, int, bool]]:

@@ -1,0 +1,103 @@
+"""The server's options: their declarations, ``option`` lines and validation.
+
+PROTOCOL.md section 5 is the contract.  Names and combo values are
+case-insensitive; a bad value raises :class:`OptionError` and leaves the
+option unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple, Union
+
+from draughts_engine.variants import UnknownVariantError, get_variant
+
+__all__ = ["OptionSpec", "OptionError", "Options", "OPTION_SPECS", "VARIANT_VALUES"]
+
+VARIANT_VALUES = ("english", "russian", "brazilian", "international", "tictactoe", "tatedrez")
+
+Value = Union[int, bool, str]
+
+
+class OptionError(ValueError):
+    """An unknown option or a value it does not accept; the message is the error detail."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option: ``kind`` is ``spin``, ``check`` or ``combo``."""
+
+    name: str
+    kind: str
+    default: Value
+    low: int = 0
+    high: int = 0
+    choices: Tuple[str, ...] = ()
+
+    def line(self) -> str:
+        """The ``option ...`` line of the ``uci`` reply."""
+        default = str(self.default).lower() if self.kind == "check" else self.default
+        text = f"option name {self.name} type {self.kind} default {default}"
+        if self.kind == "spin":
+            text += f" min {self.low} max {self.high}"
+        for choice in self.choices:
+            text += f" var {choice}"
+        return text
+
+    def parse(self, raw: Optional[str]) -> Value:
+        """The value ``raw`` stands for, or :class:`OptionError`."""
+        if raw is None:
+            raise OptionError(f"{self.name} needs a value")
+        text = raw.strip()
+        if self.kind == "spin":
+            body = text[1:] if text[:1] == "-" else text
+            if not body.isdigit() or not body.isascii():
+                raise OptionError(f"{self.name} needs an integer, got '{text[:64]}'")
+            value = int(text)
+            if not self.low <= value <= self.high:
+                raise OptionError(f"{self.name} must be in {self.low}..{self.high}, got {value}")
+            return value
+        if self.kind == "check":
+            lowered = text.lower()
+            if lowered not in ("true", "false"):
+                raise OptionError(f"{self.name} must be true or false, got '{text[:64]}'")
+            return lowered == "true"
+        lowered = text.lower()
+        if self.name == "Variant" and lowered not in self.choices:
+            try:
+                lowered = get_variant(lowered).name
+            except UnknownVariantError:
+                pass
+        if lowered not in self.choices:
+            raise OptionError(f"{self.name} must be one of {' '.join(self.choices)}, got '{text[:64]}'")
+        return lowered
+
+
+OPTION_SPECS: Tuple[OptionSpec, ...] = (
+    OptionSpec("Variant", "combo", "english", choices=VARIANT_VALUES),
+    OptionSpec("Hash", "spin", 16, 1, 1024),
+    OptionSpec("Search", "combo", "pvs", choices=("pvs", "minimax", "negamax", "alphabeta", "negascout")),
+    OptionSpec("Eval", "combo", "full", choices=("full", "classic")),
+    OptionSpec("Ponder", "check", False),
+    OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
+)
+
+
+class Options:
+    """Current option values, keyed by canonical name."""
+
+    def __init__(self) -> None:
+        self._specs: Dict[str, OptionSpec] = {spec.name.lower(): spec for spec in OPTION_SPECS}
+        self.values: Dict[str, Value] = {spec.name: spec.default for spec in OPTION_SPECS}
+
+    def lines(self) -> List[str]:
+        return [spec.line() for spec in OPTION_SPECS]
+
+    def resolve(self, name: str, raw: Optional[str]) -> Tuple[str, Value]:
+        """(canonical name, parsed value) or :class:`OptionError`; changes nothing."""
+        spec = self._specs.get(name.strip().lower())
+        if spec is None:
+            raise OptionError(f"unknown option '{name[:64]}'")
+        return spec.name, spec.parse(raw)
+
+    def __getitem__(self, name: str) -> Value:
+        return self.values[name]
