@@ -1,0 +1,247 @@
+"""The real server process, driven through pipes command by command (PROTOCOL.md)."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from typing import Iterator, List
+
+import pytest
+
+from draughts_engine.game import Game
+from draughts_engine.position import Position
+from protocol.client import Engine, GoLimits
+
+SERVER = [sys.executable, "-m", "protocol"]
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    with Engine.popen(SERVER, timeout=20, search_timeout=60) as eng:
+        yield eng
+
+
+def display(eng: Engine) -> dict:
+    """The ``d`` block as a dict of first word -> rest (board rows as a list)."""
+    eng.send_raw("d")
+    lines = eng.read_until(lambda line: line.startswith("state"), timeout=20)
+    out: dict = {"board": []}
+    for line in lines:
+        word, _, rest = line.partition(" ")
+        if word == "board":
+            out["board"].append(rest)
+        else:
+            out[word] = rest
+    return out
+
+
+def errors_of(eng: Engine, line: str) -> List[str]:
+    eng.send_raw(line)
+    return eng.sync()
+
+
+def test_handshake_lists_options_and_protocol_version(engine: Engine) -> None:
+    assert engine.id["name"].startswith("draughts-engine ")
+    assert engine.protocol_version == 1
+    assert {"Variant", "Hash", "Search", "Eval", "Ponder", "MoveOverhead"} <= set(engine.options)
+
+
+def test_display_block_of_start_position(engine: Engine) -> None:
+    d = display(engine)
+    assert d["fen"] == Position.start("english").fen()
+    assert d["side"] == "black" and d["ply"] == "0" and d["state"] == "ongoing"
+    assert sorted(d["legal"].split()) == sorted(["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"])
+    assert d["board"][0] == "-b-b-b-b" and d["board"][7] == "w-w-w-w-"
+
+
+def test_position_moves_move_and_undo_match_direct_calls(engine: Engine) -> None:
+    engine.position(moves=["11-15", "23-19"])
+    engine.play(["8-11", "22-17"])
+    game = Game("english")
+    game.push_all(["11-15", "23-19", "8-11", "22-17"])
+    assert display(engine)["fen"] == game.position.fen()
+    engine.undo(3)
+    game.undo(3)
+    d = display(engine)
+    assert d["fen"] == game.position.fen() and d["ply"] == "1"
+
+
+# Each bad line answers exactly one error with this prefix and changes nothing.
+BAD_LINES = [
+    ("foo 1 2", "error unknown command: foo"),
+    ("GO depth 3", "error unknown command: GO"),
+    ("go depth", "error go:"),
+    ("go depth x", "error go:"),
+    ("go depth -1", "error go:"),
+    ("go depth 0", "error go:"),
+    ("go depth 100", "error go:"),
+    ("go nodes 99999999999999999999", "error go:"),
+    ("go depth 3 depth 4", "error go:"),
+    ("go infinite depth 3", "error go:"),
+    ("go wtime 1000", "error go:"),
+    ("go depth 3 foo", "error go:"),
+    ("perft", "error perft:"),
+    ("perft two", "error perft:"),
+    ("position", "error position:"),
+    ("position fen X:Y", "error position:"),
+    ("position fen W:W33:B1", "error position:"),
+    ("position startpos moves 11-15 bad!", "error position:"),
+    ("position startpos moves 11-17", "error position: illegal move"),
+    ("position startpos moves 11-15 23-19 15-19", "error position: illegal move"),
+    ("move", "error move:"),
+    ("move 11-16", "error move: illegal move"),
+    ("move 11-15 22-99", "error move:"),
+    ("undo 5", "error undo:"),
+    ("undo 0", "error undo:"),
+    ("undo -1", "error undo:"),
+    ("setoption name Hash value 0", "error setoption:"),
+    ("setoption name Hash value big", "error setoption:"),
+    ("setoption name Variant value chess", "error setoption:"),
+    ("setoption name Foo value 1", "error setoption:"),
+    ("setoption name Hash", "error setoption:"),
+    ("quit now", "error quit:"),
+    ("isready 1", "error isready:"),
+    ("hub", "error hub:"),
+]
+
+
+def test_bad_input_table(engine: Engine) -> None:
+    engine.position(moves=["11-15"])
+    before = display(engine)
+    for line, prefix in BAD_LINES:
+        answer = errors_of(engine, line)
+        assert len(answer) == 1 and answer[0].startswith(prefix), (line, answer)
+        assert display(engine) == before, line
+
+
+def test_raw_byte_problems(engine: Engine) -> None:
+    before = display(engine)
+    assert errors_of(engine, "") == []
+    assert errors_of(engine, " \t ") == []
+    engine.send_raw(b"isready\r\n")
+    assert engine.read_line() == "readyok"
+    engine.send_raw(b"d\xff\xfe\n")
+    assert engine.sync() == ["error invalid utf-8"]
+    engine.send_raw(b"x" * 20000 + b"\n")
+    assert engine.sync() == ["error line too long"]
+    assert display(engine) == before
+
+
+def test_ambiguous_move_names_candidates(engine: Engine) -> None:
+    engine.set_option("Variant", "international")
+    engine.position(fen="W:WK47:B14,19,29,31,42")
+    answer = errors_of(engine, "move 47x36")
+    assert len(answer) == 1 and answer[0].startswith("error move: ambiguous move")
+    assert "47x38x24x13x36" in answer[0] and "47x38x20x9x36" in answer[0]
+    engine.play(["47x38x20x9x36"])
+    assert display(engine)["fen"] == "B:WK36:B19"
+
+
+def test_perft_command(engine: Engine) -> None:
+    engine.send_raw("perft 3")
+    lines = engine.read_until(lambda line: line.startswith("nodes"), timeout=30)
+    assert lines[-1] == "nodes 302"
+    assert sum(int(line.split(": ")[1]) for line in lines[:-1]) == 302
+
+
+def test_small_games_through_the_protocol(engine: Engine) -> None:
+    engine.set_option("Variant", "tictactoe")
+    engine.position(moves=["b2", "a1"])
+    d = display(engine)
+    assert d["fen"] == "3/1x1/o2 x" and d["variant"] == "tictactoe"
+    engine.set_option("Variant", "tatedrez")
+    engine.play(["R@a1"])
+    assert display(engine)["fen"] == "3/3/R2 b -"
+
+
+def test_go_returns_a_legal_bestmove_with_info(engine: Engine) -> None:
+    engine.position(moves=["11-15", "23-19"])
+    result = engine.go(GoLimits(depth=4))
+    position = Position.start("english").play("11-15").play("23-19")
+    legal = {m.pdn() for m in position.legal_moves()}
+    assert result.bestmove in legal
+    info = result.last_info
+    assert info is not None and info.depth == 4 and info.pv and info.pv[0] == result.bestmove
+    for move in info.pv:  # the pv replays legally
+        position = position.play(move)
+
+
+def test_bestmove_none_without_legal_moves(engine: Engine) -> None:
+    engine.position(fen="W:W:B1,2")
+    assert engine.go(GoLimits(depth=3)).bestmove is None
+
+
+def test_busy_commands_are_refused_during_search(engine: Engine) -> None:
+    engine.go_infinite()
+    for line in ("go depth 3", "position startpos", "setoption name Hash value 32", "ucinewgame",
+                 "move 11-15", "undo", "perft 2", "eval", "bench"):
+        answer = errors_of(engine, line)
+        assert answer[0].startswith(f"error busy: {line.split()[0]} during search"), answer
+    result = engine.stop()
+    assert result.bestmove in {m.pdn() for m in Position.start("english").legal_moves()}
+    assert display(engine)["fen"] == Position.start("english").fen()
+
+
+def test_infinite_holds_bestmove_until_stop(engine: Engine) -> None:
+    engine.position(fen="W:W:B1,2")  # no legal move: the search ends at once
+    engine.go_infinite()
+    assert engine.sync() == [] or all(not line.startswith("bestmove") for line in engine.sync())
+    assert engine.stop().bestmove is None
+
+
+def test_ponderhit_turns_ponder_into_timed_search(engine: Engine) -> None:
+    engine.start_search(GoLimits(ponder=True, movetime=200))
+    time.sleep(0.3)
+    assert all(not line.startswith("bestmove") for line in engine.sync())
+    engine.ponderhit()
+    result = engine.wait_bestmove(timeout=10)
+    assert result.bestmove in {m.pdn() for m in Position.start("english").legal_moves()}
+
+
+def test_exactly_one_bestmove_per_go_even_after_late_stop(engine: Engine) -> None:
+    engine.go(GoLimits(depth=2))
+    engine.send_raw("stop")
+    assert not any(line.startswith("bestmove") for line in engine.sync())
+
+
+def _run_script(script: bytes, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run(SERVER, input=script, capture_output=True, timeout=timeout)
+
+
+def test_eof_lets_a_bounded_search_finish() -> None:
+    done = _run_script(b"position startpos\ngo depth 5\n")
+    assert done.returncode == 0
+    assert done.stdout.decode().splitlines()[-1].startswith("bestmove ")
+
+
+def test_quit_during_search_writes_bestmove_and_exits_fast() -> None:
+    with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
+        proc.stdin.write(b"go infinite\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        started = time.monotonic()
+        proc.stdin.write(b"quit\n")
+        proc.stdin.flush()
+        status = proc.wait(timeout=5)
+        elapsed = time.monotonic() - started
+        out = proc.stdout.read().decode()
+    assert status == 0 and elapsed < 2.0
+    assert out.splitlines()[-1].startswith("bestmove ")
+
+
+def test_random_garbage_never_kills_the_server(engine: Engine) -> None:
+    rng = random.Random(7)
+    words = ["go", "depth", "position", "fen", "startpos", "moves", "move", "undo", "setoption",
+             "name", "value", "Hash", "perft", "11-15", "x", "-3", "99999", "W:W21-32:B1-12",
+             "d", "eval", "ucinewgame", "isready", "\x00", "é", "stop", "ponderhit"]
+    for _ in range(300):
+        line = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
+        if line.split()[0] in ("go", "perft", "quit"):
+            continue  # searches and perft are covered elsewhere; keep this test quick
+        engine.send_raw(line)
+    answers = engine.sync(timeout=30)
+    assert all(line.startswith("error ") or line.startswith(("board", "fen", "variant", "side", "ply",
+                                                              "legal", "state", "eval", "readyok"))
+               for line in answers)
+    assert display(engine)["variant"] == "english"
