@@ -28,6 +28,9 @@ __all__ = ["MoveGenerator", "RawMove", "generator_for"]
 #: (origin bit, destination bit, captured mask, promotes)
 RawMove = Tuple[int, int, int, bool]
 
+#: A move that changes nothing (used to share code between count and count_after).
+NULL_MOVE: RawMove = (0, 0, 0, False)
+
 
 class MoveGenerator:
     """Legal moves of one variant on raw bitboards (see the module docstring).
@@ -37,6 +40,8 @@ class MoveGenerator:
     * ``moves(...) -> list[RawMove]``: all legal moves, captures only when a
       capture exists (majority rule applied where the variant has it).
     * ``count(...) -> int``: ``len(moves(...))`` without building quiet moves.
+    * ``count_after(..., move) -> int``: ``count`` of the position after ``move``
+      (for the English family without building that position).
     * ``has_capture(...) -> bool``: whether the side to move must capture.
     * ``play(white, black, kings, white_to_move, move) -> (white, black, kings)``.
     * ``capture_paths(...) -> dict``: every landing-square path of every capture,
@@ -61,6 +66,21 @@ class MoveGenerator:
         white_men_dirs = all_dirs if men_back else (0, 1)
         black_men_dirs = all_dirs if men_back else (2, 3)
         reverse = REVERSE + (-1,)  # reverse[-1] == -1: "came from nowhere"
+
+        # Every one-step man move as a ready-made tuple, keyed by its destination
+        # bit: building the tuple is the dearest part of quiet move generation.
+        def step_table(shift: int, up: bool, crown: int) -> Dict[int, RawMove]:
+            table = {}
+            for index in range(geo.bit_count_total):
+                dest = 1 << index
+                origin = dest << shift if up else dest >> shift
+                if dest & board and origin & board:
+                    table[dest] = (origin, dest, 0, dest & crown != 0)
+            return table
+
+        white_step_left, white_step_right = step_table(half1, True, top), step_table(half, True, top)
+        black_step_left, black_step_right = (step_table(half1, False, bottom),
+                                             step_table(half, False, bottom))
 
         # ---- capture search (depth-first over jumps) -------------------------
         def king_jumps(origin: int, index: int, came: int, captured: int, opp: int,
@@ -323,21 +343,21 @@ class MoveGenerator:
             if white_to_move:
                 own_kings = white & kings
                 men = white ^ own_kings
-                for s in (half1, half):
+                for s, table in ((half1, white_step_left), (half, white_step_right)):
                     t = (men >> s) & empty
                     while t:
                         b = t & -t
                         t ^= b
-                        append((b << s, b, 0, b & top != 0))
+                        append(table[b])
             else:
                 own_kings = black & kings
                 men = black ^ own_kings
-                for s in (half1, half):
+                for s, table in ((half1, black_step_left), (half, black_step_right)):
                     t = (men << s) & empty
                     while t:
                         b = t & -t
                         t ^= b
-                        append((b >> s, b, 0, b & bottom != 0))
+                        append(table[b])
             if own_kings:
                 for s in (half1, half):
                     t = (own_kings >> s) & empty
@@ -406,17 +426,31 @@ class MoveGenerator:
                 return count_captures(white, black, kings, white_to_move, sources)
             return count_quiet(white, black, kings, white_to_move)
 
-        def count_short(white: int, black: int, kings: int, white_to_move: bool,
-                        board: int = board, half: int = half, half1: int = half1,
-                        popcount=popcount) -> int:
-            """:func:`count` for forward-only men and short kings (English family).
+        def count_short_after(white: int, black: int, kings: int, mover_is_white: bool,
+                              move: RawMove, board: int = board, half: int = half,
+                              half1: int = half1, popcount=popcount) -> int:
+            """:func:`count_after` for forward-only men and short kings (English family).
 
-            The common cases (no capture; men's one-piece captures) are counted
-            on whole-board masks in one call; everything else goes to
-            :func:`count_captures`.
+            The move is made inline (the same steps as :func:`play`): this is
+            the innermost loop of perft.  The common cases (no capture; men's
+            one-piece captures) are counted on whole-board masks in one call;
+            everything else goes to :func:`count_captures`.
             """
+            origin, dest, captured, promotes = move
+            if captured:
+                kings &= ~captured
+            if kings & origin:
+                kings ^= origin ^ dest
+            elif promotes:
+                kings |= dest
+            if mover_is_white:
+                white ^= origin ^ dest
+                black ^= captured
+            else:
+                white ^= captured
+                black ^= origin ^ dest
             empty = board ^ white ^ black
-            if white_to_move:
+            if not mover_is_white:
                 own_kings = white & kings
                 jl = (((white >> half1) & black) >> half1) & empty
                 jr = (((white >> half) & black) >> half) & empty
@@ -454,9 +488,14 @@ class MoveGenerator:
                 return popcount(jl) + popcount(jr)
             return popcount((black << half1) & empty) + popcount((black << half) & empty)
 
+        def count_short(white: int, black: int, kings: int, white_to_move: bool) -> int:
+            """:func:`count` for the English family (a null move, then the replies)."""
+            return count_short_after(white, black, kings, not white_to_move, NULL_MOVE)
+
         def moves_short(white: int, black: int, kings: int, white_to_move: bool,
                         board: int = board, half: int = half, half1: int = half1,
-                        top: int = top, bottom: int = bottom) -> List[RawMove]:
+                        white_steps=(white_step_left, white_step_right),
+                        black_steps=(black_step_left, black_step_right)) -> List[RawMove]:
             """:func:`moves` for forward-only men and short kings (English family)."""
             empty = board ^ white ^ black
             if white_to_move:
@@ -469,16 +508,17 @@ class MoveGenerator:
                 men = white ^ own_kings
                 out = []
                 append = out.append
+                step_left, step_right = white_steps
                 t = (men >> half1) & empty
                 while t:
                     b = t & -t
                     t ^= b
-                    append((b << half1, b, 0, b & top != 0))
+                    append(step_left[b])
                 t = (men >> half) & empty
                 while t:
                     b = t & -t
                     t ^= b
-                    append((b << half, b, 0, b & top != 0))
+                    append(step_right[b])
             else:
                 own_kings = black & kings
                 if ((((black << half1) & white) << half1) | (((black << half) & white) << half)) & empty \
@@ -489,16 +529,17 @@ class MoveGenerator:
                 men = black ^ own_kings
                 out = []
                 append = out.append
+                step_left, step_right = black_steps
                 t = (men << half1) & empty
                 while t:
                     b = t & -t
                     t ^= b
-                    append((b >> half1, b, 0, b & bottom != 0))
+                    append(step_left[b])
                 t = (men << half) & empty
                 while t:
                     b = t & -t
                     t ^= b
-                    append((b >> half, b, 0, b & bottom != 0))
+                    append(step_right[b])
             if own_kings:
                 for s in (half1, half):
                     t = (own_kings >> s) & empty
@@ -513,10 +554,25 @@ class MoveGenerator:
                         append((b >> s, b, 0, False))
             return out
 
-        if not flying and not men_back:
-            # The specialised forms of the same contracts.
-            count = count_short  # noqa: F811
-            moves = moves_short  # noqa: F811
+        def count_after(white: int, black: int, kings: int, white_to_move: bool,
+                        move: RawMove) -> int:
+            origin, dest, captured, promotes = move
+            if captured:
+                kings &= ~captured
+            if kings & origin:
+                kings ^= origin ^ dest
+            elif promotes:
+                kings |= dest
+            if white_to_move:
+                white ^= origin ^ dest
+                black ^= captured
+            else:
+                white ^= captured
+                black ^= origin ^ dest
+            sources = capture_sources(white, black, kings, not white_to_move)
+            if sources:
+                return count_captures(white, black, kings, not white_to_move, sources)
+            return count_quiet(white, black, kings, not white_to_move)
 
         def captures(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
             sources = capture_sources(white, black, kings, white_to_move)
@@ -547,8 +603,15 @@ class MoveGenerator:
                 return white ^ origin ^ dest, black ^ captured, kings
             return white ^ captured, black ^ origin ^ dest, kings
 
+        if not flying and not men_back:
+            # The specialised forms of the same contracts.
+            count = count_short  # noqa: F811
+            count_after = count_short_after  # noqa: F811
+            moves = moves_short  # noqa: F811
+
         self.moves = moves
         self.count = count
+        self.count_after = count_after
         self.captures = captures
         self.has_capture = has_capture
         self.quiet_moves = quiet_moves

@@ -21,7 +21,7 @@ def perft_raw(gen: MoveGenerator, white: int, black: int, kings: int,
     if depth == 1:
         return gen.count(white, black, kings, white_to_move)
     moves = gen.moves
-    count = gen.count
+    count_after = gen.count_after
     play = gen.play
 
     def walk(w: int, b: int, k: int, wtm: bool, d: int) -> int:
@@ -29,8 +29,7 @@ def perft_raw(gen: MoveGenerator, white: int, black: int, kings: int,
         nwtm = not wtm
         if d == 2:
             for m in moves(w, b, k, wtm):
-                nw, nb, nk = play(w, b, k, wtm, m)
-                total += count(nw, nb, nk, nwtm)
+                total += count_after(w, b, k, wtm, m)
             return total
         d -= 1
         for m in moves(w, b, k, wtm):
