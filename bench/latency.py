@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Protocol latency of the server: start-up, and answers during a deep search.
+
+    python3 bench/latency.py [--tries 20] [--engine "python3 -m protocol"]
+
+Measures, over ``--tries`` runs each (median and worst, milliseconds):
+
+* start to ``uciok``: process start until the ``uciok`` line is read;
+* ``isready`` during ``go infinite``: write ``isready``, read ``readyok``;
+* ``stop`` during ``go infinite``: write ``stop``, read ``bestmove``;
+* ``quit`` during ``go infinite``: write ``quit`` until the process has exited.
+
+The clock starts when the command is written and stops when the answer line
+is read, so it includes both pipe trips.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable, List
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+class Process:
+    """A server process with line I/O (blocking reads; the server always answers)."""
+
+    def __init__(self, command: List[str]) -> None:
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, cwd=ROOT, bufsize=0)
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def read_until(self, done: Callable[[str], bool]) -> str:
+        while True:
+            raw = self.proc.stdout.readline()
+            if not raw:
+                raise RuntimeError("engine output ended")
+            line = raw.decode().rstrip("\n")
+            if done(line):
+                return line
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1000.0
+
+
+def start_to_uciok(command: List[str]) -> float:
+    started = time.perf_counter()
+    p = Process(command)
+    p.send("uci")
+    p.read_until(lambda line: line == "uciok")
+    elapsed = time.perf_counter() - started
+    p.send("quit")
+    p.proc.wait()
+    return ms(elapsed)
+
+
+def during_search(command: List[str], action: str, variant: str) -> float:
+    p = Process(command)
+    try:
+        p.send(f"setoption name Variant value {variant}")
+        p.send("position startpos")
+        p.send("go infinite")
+        p.send("isready")
+        p.read_until(lambda line: line == "readyok")
+        time.sleep(0.3)  # let the search get deep into a tree
+        started = time.perf_counter()
+        if action == "isready":
+            p.send("isready")
+            p.read_until(lambda line: line == "readyok")
+        elif action == "stop":
+            p.send("stop")
+            p.read_until(lambda line: line.startswith("bestmove"))
+        else:
+            p.send("quit")
+            p.proc.wait(timeout=10)
+        elapsed = time.perf_counter() - started
+        if action == "isready":
+            p.send("stop")
+            p.read_until(lambda line: line.startswith("bestmove"))
+        return ms(elapsed)
+    finally:
+        p.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tries", type=int, default=20)
+    parser.add_argument("--engine", default=f"{shlex.quote(sys.executable)} -m protocol")
+    parser.add_argument("--variant", default="international")
+    args = parser.parse_args()
+    command = shlex.split(args.engine)
+    rows = [("start to uciok", lambda: start_to_uciok(command))]
+    for action in ("isready", "stop", "quit"):
+        rows.append((f"{action} during go infinite",
+                     lambda action=action: during_search(command, action, args.variant)))
+    print(f"engine: {args.engine}   tries: {args.tries}   variant: {args.variant}")
+    print(f"{'measure':28} {'median ms':>10} {'worst ms':>10}")
+    for name, measure in rows:
+        samples = [measure() for _ in range(args.tries)]
+        print(f"{name:28} {statistics.median(samples):>10.1f} {max(samples):>10.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
