@@ -11,27 +11,27 @@ Modules, one concern each:
 
 from __future__ import annotations
 
-from protocol.client import (
-    BestMove,
-    ClientStateError,
-    CommandRejectedError,
-    Engine,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    GoResult,
-    InfoReport,
-    OptionSpec,
-    ProtocolError,
-    parse_bestmove,
-    parse_info,
-)
 from protocol.commands import (
     PROTOCOL_VERSION,
     CommandError,
     GoLimits,
     parse_command,
 )
+
+_CLIENT_NAMES = frozenset({
+    "Engine", "EngineError", "EngineTimeoutError", "EngineTerminatedError", "ProtocolError",
+    "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "OptionSpec",
+    "GoResult", "parse_info", "parse_bestmove",
+})
+
+
+def __getattr__(name: str):
+    """Import the client lazily: the server does not need it, and starts faster without it."""
+    if name in _CLIENT_NAMES:
+        from protocol import client
+        return getattr(client, name)
+    raise AttributeError(f"module 'protocol' has no attribute {name!r}")
+
 
 __all__ = [
     "PROTOCOL_VERSION",
