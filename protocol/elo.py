@@ -1,0 +1,218 @@
+"""Match statistics: Elo difference with a confidence interval, likelihood of superiority, SPRT.
+
+All functions take game counts from one player's point of view: ``wins``, ``draws``, ``losses``.
+The Elo model is the logistic one (a score ``s`` means ``-400 * log10(1/s - 1)`` Elo).
+
+* :func:`elo_interval` is the trinomial normal approximation cutechess-cli uses for its
+  ``Elo difference: X +/- E``: the mean score and its standard error from the per-game scores,
+  mapped through the logistic curve.
+* :func:`los` is the likelihood of superiority, ``P(true Elo > 0)``, from wins and losses only
+  (draws carry no information about who is stronger): ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``.
+* :func:`sprt_llr` is the generalised SPRT log-likelihood ratio of H1 (Elo = ``elo1``) against
+  H0 (Elo = ``elo0``) for trinomial results (Michel Van den Bergh's GSPRT, as in fishtest's
+  trinomial mode): the counts' likelihood under the maximum-likelihood win/draw/loss
+  distributions whose mean scores are ``s1`` and ``s0``. :func:`sprt_llr_approx` is its usual
+  quadratic approximation ``N * (s1 - s0) * (2 x - s0 - s1) / (2 var)`` (``x`` the mean score,
+  ``var`` the per-game score variance).
+  :func:`sprt_bounds` are Wald's bounds ``ln(beta / (1 - alpha))`` and ``ln((1 - beta) / alpha)``.
+
+>>> round(score_to_elo(0.75), 2)
+190.85
+>>> round(los(60, 0, 40), 4)
+0.9772
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Optional, Tuple
+
+__all__ = [
+    "score_to_elo",
+    "elo_to_score",
+    "EloEstimate",
+    "elo_interval",
+    "los",
+    "SprtConfig",
+    "sprt_llr",
+    "sprt_llr_approx",
+    "sprt_bounds",
+    "sprt_status",
+    "format_elo",
+]
+
+
+def score_to_elo(score: float) -> float:
+    """Elo difference of a mean score in [0, 1] (``+inf``/``-inf`` at the ends)."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score of an Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference and its confidence interval (``low``, ``high``) at ``confidence``."""
+
+    games: int
+    score: float  # mean score per game, 0..1 (nan without games)
+    elo: float
+    low: float
+    high: float
+    confidence: float = 0.95
+
+    @property
+    def error(self) -> float:
+        """Half the width of the interval (cutechess's ``+/-``); inf when a bound is infinite."""
+        return (self.high - self.low) / 2.0
+
+
+def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
+    """Elo difference and its ``confidence`` interval (trinomial normal approximation)."""
+    n = wins + draws + losses
+    if n == 0:
+        nan = math.nan
+        return EloEstimate(0, nan, nan, nan, nan, confidence)
+    w, d, l = wins / n, draws / n, losses / n
+    mu = w + d / 2.0
+    var = w * (1.0 - mu) ** 2 + d * (0.5 - mu) ** 2 + l * mu ** 2
+    stderr = math.sqrt(var / n)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    return EloEstimate(
+        n, mu, score_to_elo(mu), score_to_elo(mu - z * stderr), score_to_elo(mu + z * stderr),
+        confidence,
+    )
+
+
+def los(wins: int, draws: int, losses: int) -> float:
+    """Likelihood of superiority: P(the player is stronger); 0.5 without decisive games."""
+    decisive = wins + losses
+    if decisive == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * decisive)))
+
+
+@dataclass(frozen=True)
+class SprtConfig:
+    """``elo0``/``elo1``: the Elo of H0 and H1; ``alpha``/``beta``: the error rates."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo1 > self.elo0:
+            raise ValueError(f"SPRT needs elo1 > elo0, got elo0={self.elo0} elo1={self.elo1}")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"SPRT {name} must be in (0, 0.5), got {value}")
+
+    @classmethod
+    def parse(cls, tokens) -> "SprtConfig":
+        """From ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order)."""
+        values = {}
+        for token in tokens:
+            key, sep, value = token.partition("=")
+            key = key.strip().lower()
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise ValueError(f"bad SPRT parameter {token!r} (expected elo0=, elo1=, alpha=, beta=)")
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise ValueError(f"bad SPRT parameter {token!r}: {value!r} is not a number") from None
+        return cls(**values)
+
+    def __str__(self) -> str:
+        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+
+
+def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:
+    """Wald's (lower, upper) LLR bounds: accept H0 at or below lower, H1 at or above upper."""
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+_SCORES = (1.0, 0.5, 0.0)
+_EPSILON = 1e-3  # stands in for a count of zero (fishtest's regularisation)
+
+
+def _constrained_mle(probs: Tuple[float, ...], s: float) -> Tuple[float, ...]:
+    """The distribution over the scores (1, 1/2, 0) closest (in likelihood) to ``probs`` whose
+    mean is ``s``: ``p_i / (1 + theta (a_i - s))`` with ``theta`` found by bisection."""
+    lo = -1.0 / (_SCORES[0] - s) if s < _SCORES[0] else -math.inf
+    hi = 1.0 / (s - _SCORES[-1]) if s > _SCORES[-1] else math.inf
+    lo, hi = lo + 1e-12 * abs(lo), hi - 1e-12 * abs(hi)
+
+    def slope(theta: float) -> float:  # decreasing in theta
+        return sum(p * (a - s) / (1.0 + theta * (a - s)) for p, a in zip(probs, _SCORES))
+
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if slope(mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    theta = (lo + hi) / 2.0
+    return tuple(p / (1.0 + theta * (a - s)) for p, a in zip(probs, _SCORES))
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """Generalised SPRT log-likelihood ratio of Elo ``elo1`` against ``elo0`` (0 without games).
+
+    Exact for trinomial results: the likelihood of the counts under the maximum-likelihood
+    distribution with mean score ``s1`` over the one with mean ``s0``; a count of zero is
+    taken as 0.001 so that, e.g., ``n`` straight wins give about ``n * ln(s1 / s0)``.
+    """
+    if wins + draws + losses == 0:
+        return 0.0
+    counts = tuple(max(float(c), _EPSILON) for c in (wins, draws, losses))
+    total = sum(counts)
+    probs = tuple(c / total for c in counts)
+    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
+    p0 = _constrained_mle(probs, s0)
+    p1 = _constrained_mle(probs, s1)
+    return sum(c * math.log(b / a) for c, a, b in zip(counts, p0, p1))
+
+
+def sprt_llr_approx(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The quadratic approximation ``N (s1 - s0) (2 x - s0 - s1) / (2 var)`` of
+    :func:`sprt_llr` (good while the score is not extreme; 0 when every game scored the same)."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0
+    x = (wins + draws / 2.0) / n
+    var = (wins * (1.0 - x) ** 2 + draws * (0.5 - x) ** 2 + losses * x ** 2) / n
+    if var <= 0.0:
+        return 0.0
+    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
+    return n * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var)
+
+
+def sprt_status(wins: int, draws: int, losses: int, config: SprtConfig) -> Tuple[float, Optional[str]]:
+    """``(llr, verdict)``: verdict ``"H0"``/``"H1"`` once a bound is reached, else None."""
+    llr = sprt_llr(wins, draws, losses, config.elo0, config.elo1)
+    lower, upper = sprt_bounds(config.alpha, config.beta)
+    if llr >= upper:
+        return llr, "H1"
+    if llr <= lower:
+        return llr, "H0"
+    return llr, None
+
+
+def format_elo(value: float, digits: int = 1) -> str:
+    """``+12.3``, ``-4.0``, ``+inf``, ``-inf``, ``nan``."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:+.{digits}f}"
+    return "+" + text[1:] if float(text) == 0 else text
