@@ -1,0 +1,172 @@
+"""Transposition table: a size-bounded dict keyed by exact positions.
+
+Keys are exact (the raw position tuple ``(white, black, kings, white_to_move)``
+or any hashable state key), so two positions never share an entry.  An entry
+is the tuple ``(depth, score, flag, move)``:
+
+* ``flag`` is :data:`EXACT`, :data:`LOWER` (score is a lower bound: the node
+  failed high) or :data:`UPPER` (an upper bound: it failed low);
+* ``score`` is stored *relative to the node*: a mate score found ``n`` plies
+  below the root is stored as the distance from this node (see
+  :func:`to_tt` / :func:`from_tt`), so the entry is right wherever the
+  position is reached again;
+* ``move`` is the best (or refuting) move found, or None.
+
+The size bound is in MiB.  The cost of an entry is estimated once per key
+shape with ``sys.getsizeof`` over everything the entry keeps alive (dict slot,
+key tuple and its ints, entry tuple, move tuple and its ints).  When the table
+is full, :meth:`TranspositionTable.make_room` keeps the deeper half of the
+entries: deterministic, and amortised O(1) per store.
+
+The engine's hot loop reads ``table`` (the dict) directly and applies the
+mate adjustment inline; :meth:`probe` and :meth:`store` are the same contract
+for everyone else.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, Hashable, Optional, Tuple
+
+from .interface import MATE_BOUND
+
+__all__ = ["TranspositionTable", "EXACT", "LOWER", "UPPER", "to_tt", "from_tt",
+           "entry_bytes", "InvalidHashSizeError", "MIN_MB", "MAX_MB"]
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+MIN_MB = 1
+MAX_MB = 4096
+
+Entry = Tuple[int, int, int, Any]
+
+
+class InvalidHashSizeError(ValueError):
+    """A hash size outside ``MIN_MB .. MAX_MB``."""
+
+
+def to_tt(score: int, ply: int) -> int:
+    """A search score at ``ply`` as stored in the table (mate distance from the node)."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def from_tt(score: int, ply: int) -> int:
+    """A stored score as a search score at ``ply`` (inverse of :func:`to_tt`)."""
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+def entry_bytes(board_bits: int = 54) -> int:
+    """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
+
+    Measured, not guessed: a sample key, entry and move are built and their
+    ``sys.getsizeof`` added up, plus the dict's own cost per item (measured
+    on a filled dict at its average load).
+    """
+    full = (1 << board_bits) - 1
+    key = (full, full - 1, full - 2, True)
+    move = (1 << (board_bits - 1), 1 << (board_bits - 2), full >> 3, False)
+    entry = (12, -150, LOWER, move)
+    size = sys.getsizeof(key) + sum(sys.getsizeof(x) for x in key[:3])
+    size += sys.getsizeof(entry) + sys.getsizeof(entry[1])
+    size += sys.getsizeof(move) + sum(sys.getsizeof(x) for x in move[:3])
+    sample = {i: None for i in range(1 << 15)}
+    size += sys.getsizeof(sample) // len(sample) + 1
+    return size
+
+
+_ENTRY_BYTES = entry_bytes()
+
+
+class TranspositionTable:
+    """A transposition table holding at most ``capacity`` entries (from a MiB size).
+
+    Attributes read by the engine's hot loop: ``table`` (the dict; never
+    replaced, only mutated) and ``capacity``.
+    """
+
+    def __init__(self, size_mb: int = 16) -> None:
+        self.table: Dict[Hashable, Entry] = {}
+        self.capacity = 0
+        self.size_mb = 0
+        self.resize(size_mb)
+
+    def resize(self, size_mb: int) -> None:
+        """Set the size bound (MiB) and clear the table."""
+        if not isinstance(size_mb, int) or not MIN_MB <= size_mb <= MAX_MB:
+            raise InvalidHashSizeError(f"hash size must be {MIN_MB}..{MAX_MB} MiB, got {size_mb!r}")
+        self.size_mb = size_mb
+        self.capacity = max(1024, size_mb * 1024 * 1024 // _ENTRY_BYTES)
+        self.table.clear()
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        self.table.clear()
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def hashfull(self) -> int:
+        """Fill of the table in per mille (0..1000)."""
+        return min(1000, len(self.table) * 1000 // self.capacity)
+
+    def probe(self, key: Hashable, ply: int) -> Optional[Entry]:
+        """The entry of ``key`` with its score as seen at ``ply``, or None."""
+        entry = self.table.get(key)
+        if entry is None:
+            return None
+        depth, score, flag, move = entry
+        return depth, from_tt(score, ply), flag, move
+
+    def store(self, key: Hashable, depth: int, score: int, flag: int, move: Any, ply: int) -> None:
+        """Store a search result for ``key`` found at ``ply`` (always replaces).
+
+        A None ``move`` keeps the move already stored for the key.
+        """
+        table = self.table
+        if move is None:
+            old = table.get(key)
+            if old is not None:
+                move = old[3]
+        if len(table) >= self.capacity and key not in table:
+            self.make_room()
+        table[key] = (depth, to_tt(score, ply), flag, move)
+
+    def make_room(self) -> None:
+        """Drop entries, shallowest first, until at most half the capacity is used.
+
+        Among entries of the same depth the older ones go first, so the
+        outcome depends only on the order of stores (deterministic).
+        """
+        table = self.table
+        target = self.capacity // 2
+        if len(table) <= target:
+            return
+        counts: Dict[int, int] = {}
+        for entry in table.values():
+            counts[entry[0]] = counts.get(entry[0], 0) + 1
+        drop = len(table) - target
+        threshold = None
+        partial = 0  # how many entries of depth == threshold to drop
+        for depth in sorted(counts):
+            if counts[depth] >= drop:
+                threshold, partial = depth, drop
+                break
+            drop -= counts[depth]
+        kept: Dict[Hashable, Entry] = {}
+        for key, entry in table.items():
+            d = entry[0]
+            if d < threshold:  # type: ignore[operator]
+                continue
+            if d == threshold and partial:
+                partial -= 1
+                continue
+            kept[key] = entry
+        table.clear()
+        table.update(kept)
