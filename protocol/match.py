@@ -56,6 +56,7 @@ import os
 import queue
 import shlex
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -74,6 +75,7 @@ from protocol.client import (
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
+    ProcessTransport,
 )
 from protocol.commands import GoLimits
 from protocol.elo import SprtConfig, elo_interval, format_elo, los, sprt_bounds, sprt_status
@@ -151,8 +153,8 @@ class TimeControl:
         base, _, inc = body.partition("+")
         base_ms = _parse_seconds(base, what)
         inc_ms = _parse_seconds(inc, what) if inc else 0
-        if base_ms <= 0 and inc_ms <= 0:
-            raise MatchError(f"{what}: the clock needs some time")
+        if base_ms <= 0:
+            raise MatchError(f"{what}: the clock needs some time before the first move")
         if base_ms > _MAX_CLOCK_MS:
             raise MatchError(f"{what}: too much time")
         return cls(moves, base_ms, inc_ms)
@@ -310,8 +312,20 @@ def start_engine(spec: EngineSpec, settings: Settings) -> Any:
     """Start, handshake and configure one engine (Variant, then the ``option.X`` values)."""
     cls = _engine_class(spec)
     try:
-        engine = cls.popen(spec.command, cwd=spec.cwd, strict=False,
-                           timeout=settings.start_timeout, quit_timeout=1.0)
+        # its own session / process group: a Ctrl-C meant for the runner must not kill the
+        # engines in the middle of a game (that would be scored as a crash)
+        if os.name == "posix":
+            transport = ProcessTransport.spawn(spec.command, cwd=spec.cwd, start_new_session=True)
+        else:
+            transport = ProcessTransport.spawn(
+                spec.command, cwd=spec.cwd,
+                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
+        engine = cls(transport, strict=False, timeout=settings.start_timeout, quit_timeout=1.0)
+        try:
+            engine.handshake()
+        except BaseException:
+            engine.quit()
+            raise
     except OSError as exc:
         raise EngineStartError(f"cannot run {shlex.join(spec.command)}: "
                                f"{exc.strerror or exc}") from None
@@ -1088,28 +1102,28 @@ class MatchRunner:
         finished = 0
         while finished < workers:
             try:
-                kind, item, payload = self.results.get(timeout=0.25)
-            except queue.Empty:
-                continue
+                try:
+                    kind, item, payload = self.results.get(timeout=0.25)
+                except queue.Empty:
+                    continue
+                if kind == "done":
+                    finished += 1
+                elif kind == "error":
+                    self.failure = f"internal error in game {item.index + 1}:\n{payload}"
+                elif payload is not None:
+                    self.records.append(payload)
+                    self._write_pdn(payload)
+                    self._progress(self._progress_text(payload, total))
+                    if self.verdict is None:
+                        self.verdict = self._sprt_check()
+                        if self.verdict is not None:
+                            self.settings.abort.set()
             except KeyboardInterrupt:
                 if self.interrupted:
                     raise
                 self.interrupted = True
                 self.settings.abort.set()
                 self._say("Interrupted: stopping the running games (Ctrl-C again to quit at once)")
-                continue
-            if kind == "done":
-                finished += 1
-            elif kind == "error":
-                self.failure = f"internal error in game {item.index + 1}:\n{payload}"
-            elif payload is not None:
-                self.records.append(payload)
-                self._write_pdn(payload)
-                self._progress(self._progress_text(payload, total))
-                if self.verdict is None:
-                    self.verdict = self._sprt_check()
-                    if self.verdict is not None:
-                        self.settings.abort.set()
         for thread in threads:
             thread.join()
 

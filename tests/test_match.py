@@ -126,9 +126,9 @@ def test_time_control_parsing():
     assert TimeControl.parse("40/60+0.5") == TimeControl(40, 60000, 500)
     assert TimeControl.parse("10+0.1") == TimeControl(0, 10000, 100)
     assert TimeControl.parse("1:30") == TimeControl(0, 90000, 0)
-    assert TimeControl.parse("0+1") == TimeControl(0, 0, 1000)
+    assert TimeControl.parse("0.5+1") == TimeControl(0, 500, 1000)
     assert str(TimeControl.parse("40/60+0.5")) == "40/60+0.5"
-    for bad in ("", "x", "40/", "0/10", "-5", "10+x", "0", "a/10+1"):
+    for bad in ("", "x", "40/", "0/10", "-5", "10+x", "0", "0+1", "a/10+1"):
         with pytest.raises(MatchError):
             TimeControl.parse(bad)
 
