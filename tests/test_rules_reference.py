@@ -58,11 +58,22 @@ def compare(position: Position) -> Optional[str]:
         missing = sorted(show(t) for t in set(expected) - set(got))
         extra = sorted(show(t) for t in set(got) - set(expected))
         return f"{variant} {fen}: missing {missing}, not legal {extra}"
+    gen = position.generator
     for triple, m in got.items():
-        after = position.play(m).fen()
+        child = position.play(m)
+        after = child.fen()
         if after != expected[triple][0]:
             return (f"{variant} {fen}: after {show(triple)} engine has {after}, "
                     f"reference {expected[triple][0]}")
+        man_before = position.piece_at(m.start) in ("w", "b")
+        king_after = child.piece_at(m.end) in ("W", "B")
+        if m.promotes != (man_before and king_after) or m.is_capture != bool(triple[2]):
+            return f"{variant} {fen}: flags of {show(triple)}: promotes={m.promotes} is_capture={m.is_capture}"
+        if hasattr(gen, "count_after"):
+            replies = gen.count(*child.raw)
+            if gen.count_after(*position.raw, m.raw) != replies:
+                return (f"{variant} {fen}: count_after({show(triple)}) = "
+                        f"{gen.count_after(*position.raw, m.raw)}, count of the child = {replies}")
         if len(m.captured) != len(set(m.captured)) or m.path[0] != m.start or m.path[-1] != m.end:
             return f"{variant} {fen}: inconsistent Move {m!r}"
     for m, paths in position.move_variants():
@@ -71,7 +82,7 @@ def compare(position: Position) -> Optional[str]:
             return (f"{variant} {fen}: paths of {show(triple)}: engine {sorted(paths)}, "
                     f"reference {sorted(expected[triple][1])}")
     # fast path vs slow path
-    count = position.generator.count(*position.raw)
+    count = gen.count(*position.raw)
     if count != len(moves):
         return f"{variant} {fen}: generator.count {count} != {len(moves)} legal moves"
     raw = position.raw_moves()
