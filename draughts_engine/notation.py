@@ -53,7 +53,7 @@ def parse_squares(text: str, position) -> Tuple[List[int], bool]:
         raise InvalidMoveError(f"malformed move {text!r}: expected squares joined by '-' or 'x'")
     squares = []
     for part in parts:
-        if part.isdigit():
+        if part.isascii() and part.isdigit():
             n = int(part)
             if not 1 <= n <= geo.squares:
                 raise InvalidMoveError(f"malformed move {text!r}: square {part} is off the board "

@@ -145,6 +145,11 @@ def _tokens(text: str, source: str) -> Iterator[Token]:
                         break
                     line += text.count("\n", i, close)
                     i = close
+                elif c == ";":
+                    close = text.find("\n", i)
+                    if close < 0:
+                        break
+                    i = close - 1  # the newline itself is counted on the next step
                 elif c == "\n":
                     line += 1
                 i += 1

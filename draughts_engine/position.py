@@ -281,7 +281,7 @@ def _squares_of_item(body: str, geo: Geometry, fen: str) -> List[int]:
 
 def _square_of_text(text: str, geo: Geometry, fen: str) -> int:
     text = text.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         square = int(text)
         if 1 <= square <= geo.squares:
             return square

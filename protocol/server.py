@@ -54,9 +54,10 @@ class _SearchJob:
     or (ponder) :meth:`ponderhit`.
     """
 
-    def __init__(self, server: "Server", limits: SearchLimits, hold: bool) -> None:
+    def __init__(self, server: "Server", limits: SearchLimits, hold: bool, bounded: bool) -> None:
         self.server = server
         self.limits = limits
+        self.bounded = bounded  # ends by itself (depth, nodes, movetime or clock)
         self.stop_event = threading.Event()
         self.release = threading.Event()
         self.pondering = limits.ponder
@@ -230,7 +231,7 @@ class Server:
     def _end_of_input(self) -> None:
         job = self.job
         if job is not None:
-            if not job.release.is_set():  # infinite/ponder would never end
+            if not job.bounded:  # infinite, ponder or a bare go would not end soon
                 job.stop()
             job.thread.join()
 
@@ -290,7 +291,7 @@ class Server:
                               wtime_ms=g.wtime, btime_ms=g.btime, winc_ms=g.winc, binc_ms=g.binc,
                               movestogo=g.movestogo, infinite=g.infinite, ponder=g.ponder,
                               move_overhead_ms=int(self.options["MoveOverhead"]))
-        job = _SearchJob(self, limits, hold=g.infinite or g.ponder)
+        job = _SearchJob(self, limits, hold=g.infinite or g.ponder, bounded=g.is_bounded and not g.ponder)
         with self._job_lock:
             self.job = job
         job.start()
