@@ -130,8 +130,6 @@ def test_kings_may_stand_on_the_promotion_rows():
     assert p.piece_at(1) == "W" and p.piece_at(32) == "B"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a Unicode digit such as '²' passes str.isdigit() "
-                   "but int() rejects it, so from_fen raises a bare ValueError, not InvalidFenError")
 def test_fen_with_superscript_digit_raises_invalid_fen_error():
     with pytest.raises(InvalidFenError):
         Position.from_fen("W:W²:B20", "english")
@@ -258,8 +256,6 @@ def test_hub_move_text():
     assert parse_hub_move(q, "32-28").pdn() == "32-28"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a Unicode digit such as '²' passes str.isdigit() "
-                   "but int() rejects it, so parse_move raises a bare ValueError, not InvalidMoveError")
 def test_move_with_superscript_digit_raises_invalid_move_error():
     with pytest.raises(InvalidMoveError):
         parse_move(Position.start("english"), "²-5")

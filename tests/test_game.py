@@ -427,8 +427,6 @@ def test_bad_pdn_names_the_line(text, line):
     assert f"games.pdn:{line}:" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: inside a variation a ';' comment is not treated as a "
-                   "comment, so a ')' in it closes the variation early")
 def test_pdn_semicolon_comment_inside_a_variation():
     text = "1. 11-15 23-19 (1... 22-18 ; a comment with ) in it\n 2. 15x22) 2. 8-11 *"
     (game,) = read_games(text)
