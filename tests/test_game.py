@@ -390,17 +390,23 @@ over two lines} 23-19 $1 2. 8-11!? (2. 9-14 {a (parenthesis) in a comment} 27-23
 
 [Event "third"]
 1. 11-15 24-20 12. 8-11 $14 27-24!
+
+[Event "fourth"]
+[GameType "25"]
+1. c3-d4 f6-e5 2. d4xf6 g7xe5 1/2-1/2
 """
 
 
 def test_pdn_collection_with_comments_variations_nags_and_numbers():
     games = read_games(COLLECTION)
-    assert [g.tags.get("Event") for g in games] == ["first", "second", "third"]
-    assert [g.variant.name for g in games] == ["english", "international", "english"]
+    assert [g.tags.get("Event") for g in games] == ["first", "second", "third", "fourth"]
+    assert [g.variant.name for g in games] == ["english", "international", "english", "russian"]
     assert [m.pdn() for m in games[0].moves] == ["11-15", "23-19", "8-11", "22-17", "9-14", "17-13", "4-8"]
     assert games[0].tags["Result"] == "1-0"
     assert [m.pdn() for m in games[1].moves] == ["32-28", "19-23", "28x19", "14x23"]
     assert [m.pdn() for m in games[2].moves] == ["11-15", "24-20", "8-11", "27-24"]
+    assert [m.pdn() for m in games[3].moves] == ["22-18", "11-15", "18x11", "8x15"]   # algebraic input
+    assert games[3].tags["Result"] == "1/2-1/2"
     assert read_games("") == []
 
 
