@@ -2032,10 +2032,10 @@ def check_quit_searching(context: Context) -> str:
 
 
 def check_end_of_input(context: Context) -> str:
-    """End of input: exit status 0 at once, idle, during go infinite and during a bare go
-    (the search is stopped without a bestmove). Every case is tried; failures are joined."""
+    """End of input: exit status 0 at once, idle and during go infinite, a bare go and go depth
+    99 (the search is stopped without a bestmove). Every case is tried; failures are joined."""
     passed, failed = [], []
-    for go_line in (None, "go infinite", "go"):
+    for go_line in (None, "go infinite", "go", "go depth 99"):
         what = "end of input" + (f" during {go_line!r}" if go_line else "")
         try:
             passed.append(_end_of_input_case(context, go_line, what))
