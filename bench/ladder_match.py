@@ -84,7 +84,7 @@ def main(argv=None) -> int:
         print(f"depth {depth}: +{stats.wins} ={stats.draws} -{stats.losses} "
               f"Elo {format_elo(est.elo)} in {seconds:.1f} s", file=sys.stderr, flush=True)
     print()
-    print(f"| depth | vs | games | +W =D -L | score | Elo | 95% interval | LOS | time (s) |")
+    print("| depth | vs | games | +W =D -L | score | Elo | 95% interval | LOS | time (s) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for depth, stats, est, seconds in rows:
         print(f"| {depth} | {args.base} | {stats.games} | +{stats.wins} ={stats.draws} "

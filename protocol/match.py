@@ -62,7 +62,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game, GameResult
@@ -531,14 +531,16 @@ def play_game(planned: PlannedGame, specs: Sequence[EngineSpec],
         limits, budget_ms = _go_limits(spec, side, clock, clocks[other])
         timeout = (budget_ms + margin) / 1000 if budget_ms is not None else settings.move_timeout
         moves = [m.pdn() for m in game.moves]
+        searching = False
         try:
             engine.position(start_fen, moves)
+            searching = True
             started = time.monotonic()
             result = engine.go(limits, timeout=timeout)
             elapsed_ms = (time.monotonic() - started) * 1000
         except EngineTimeoutError as exc:
             slot.discard()
-            if "bestmove" not in exc.message:
+            if not searching:
                 return forfeit(side, "stalled", f"engine stopped answering ({exc.message})")
             if budget_ms is not None:
                 return forfeit(side, "time forfeit",
@@ -896,6 +898,7 @@ class MatchRunner:
         self.interrupted = False
         self.failure: Optional[str] = None
         self._pdn_handle: Optional[IO[str]] = None
+        self.head = PairStats(config.engines[0].name, "the field")
         self._progress_open = False
 
     # ---------------------------------------------------------------- setup
@@ -987,23 +990,21 @@ class MatchRunner:
         except OSError:
             pass
 
+    def _count(self, record: GameRecord) -> None:
+        """Add a game to the running tally of the head line (the pairing, or the first engine
+        against the field when there are several pairings)."""
+        head = self.head
+        if head.first in (record.white, record.black):
+            head.add(_points(record, head.first))
+
     def _sprt_check(self) -> Optional[str]:
         if self.config.sprt is None:
             return None
-        stats = summarize(self.records, [s.name for s in self.config.engines]).pairs
-        if not stats:
-            return None
-        _, verdict = sprt_status(stats[0].wins, stats[0].draws, stats[0].losses, self.config.sprt)
-        return verdict
+        head = self.head
+        return sprt_status(head.wins, head.draws, head.losses, self.config.sprt)[1]
 
     def _progress_text(self, record: GameRecord, total: int) -> str:
-        names = [spec.name for spec in self.config.engines]
-        summary = summarize(self.records, names)
-        head = summary.pairs[0] if len(summary.pairs) == 1 else None
-        if head is None:
-            total_stats = summary.engines[names[0]]
-            head = PairStats(names[0], "the field", total_stats.wins, total_stats.draws,
-                             total_stats.losses)
+        head = self.head
         est = elo_interval(head.wins, head.draws, head.losses)
         result = GameResult(record.outcome, "").score_text()
         error = "inf" if math.isinf(est.error) or math.isnan(est.error) else f"{est.error:.0f}"
@@ -1053,8 +1054,11 @@ class MatchRunner:
         done = {r.index for r in self.records}
         self.todo.extend(g for g in mine if g.index not in done)
         total = len(mine)
-        self.verdict = self._sprt_check()
         names = [spec.name for spec in config.engines]
+        self.head = PairStats(names[0], names[1] if len(self.pairings) == 1 else "the field")
+        for record in self.records:
+            self._count(record)
+        self.verdict = self._sprt_check()
         shard = "" if config.shard == (1, 1) else f", shard {config.shard[0]}/{config.shard[1]}"
         self._say(f"Match: {config.variant.name}, {' vs '.join(names)} "
                   f"({config.tournament}), {len(self.plan)} games{shard}: {len(self.records)} "
@@ -1112,6 +1116,7 @@ class MatchRunner:
                     self.failure = f"internal error in game {item.index + 1}:\n{payload}"
                 elif payload is not None:
                     self.records.append(payload)
+                    self._count(payload)
                     self._write_pdn(payload)
                     self._progress(self._progress_text(payload, total))
                     if self.verdict is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple, Union
+from typing import List, Tuple, Union
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
@@ -140,8 +140,3 @@ def generate_openings(variant: Union[Variant, str], plies: int, count: int,
         openings.append(openings[len(openings) % len(seen)])
     return openings
 
-
-def describe(openings: Sequence[Opening]) -> str:
-    """A short description for the match header."""
-    distinct = len(set(openings))
-    return f"{distinct} distinct opening{'s' if distinct != 1 else ''}"

@@ -15,12 +15,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 import pytest
 
 from draughts_engine.pdn import read_games
-from protocol import match
 from protocol.elo import (
     SprtConfig,
     elo_interval,
@@ -443,3 +442,13 @@ def test_end_to_end_hub_engine_against_protocol_engine(tmp_path):
     games = games_of(pdn)
     assert len(games) == 2
     assert all(g.tags["Termination"] in ("normal", "adjudication") for g in games)
+
+
+def test_doctests():
+    import doctest
+
+    import protocol.elo
+    import protocol.match
+
+    for module in (protocol.elo, protocol.match):
+        assert doctest.testmod(module).failed == 0
