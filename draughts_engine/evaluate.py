@@ -201,8 +201,8 @@ def _build_full(variant: Variant) -> Callable[..., object]:
     off_ul, off_ur, off_dl, off_dr = t.off[UP_LEFT], t.off[UP_RIGHT], t.off[DOWN_LEFT], t.off[DOWN_RIGHT]
     off_a = off_ul | off_dr  # the up-left / down-right diagonal leaves the board
     off_b = off_ur | off_dl
-    wadv = tuple(t.white_adv)
-    badv = tuple(t.black_adv)
+    wa0, wa1, wa2, wa3 = (tuple(t.white_adv) + (0, 0, 0, 0))[:4]
+    ba0, ba1, ba2, ba3 = (tuple(t.black_adv) + (0, 0, 0, 0))[:4]
     rr = w.runaway_rows
     wzone = 0
     bzone = 0
@@ -255,11 +255,11 @@ def _build_full(variant: Variant) -> Callable[..., object]:
                     - pc((bk << half) & empty) - pc((bk << half1) & empty))
         mob *= MOB
         pieces = nwm + nbm + nwk + nbk
-        adv = 0
-        j = 0
-        for mw, mb in zip(wadv, badv):
-            adv += (pc(wm & mw) - pc(bm & mb)) << j
-            j += 1
+        # Rows advanced, summed bit by bit of the row number (a3 is 0 on 8x8).
+        adv = ((pc(wm & wa0) - pc(bm & ba0)) + ((pc(wm & wa1) - pc(bm & ba1)) << 1)
+               + ((pc(wm & wa2) - pc(bm & ba2)) << 2))
+        if wa3:
+            adv += (pc(wm & wa3) - pc(bm & ba3)) << 3
         adv *= ADV[pieces] if pieces < len(ADV) else ADV[-1]
         run = 0
         z = wm & wzone

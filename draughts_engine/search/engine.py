@@ -625,8 +625,8 @@ class _PvsSearch:
                     self.on_info(self._info(depth, done_seldepth, score, nodes, elapsed, best_pv))
                 if stop.is_set():
                     break
-                if abs(score) >= MATE and depth >= 2 * (WIN - abs(score)) + 2:
-                    break  # a forced result, fully confirmed
+                if abs(score) >= MATE and depth >= WIN - abs(score) + 4:
+                    break  # a forced result, searched beyond its length
                 if pondering:
                     check_ponderhit()
                     if pondering:

@@ -1,0 +1,147 @@
+"""Tests of the static evaluation (draughts_engine.evaluate)."""
+from __future__ import annotations
+
+import random
+from typing import List
+
+import pytest
+
+from draughts_engine.evaluate import (CLASSIC_SCALE, KING_VALUES, MAN_VALUE, UnknownEvaluationError,
+                                      evaluate, evaluation_names, evaluator, explain)
+from draughts_engine.position import Position
+from draughts_engine.search.interface import MATE_BOUND
+from draughts_engine.variants import variant_names
+
+VARIANTS = variant_names()
+NAMES = evaluation_names()
+
+
+def random_positions(variant: str, count: int, seed: int) -> List[Position]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        position = Position.start(variant)
+        for _ in range(rng.randrange(0, 120)):
+            moves = position.raw_moves()
+            if not moves:
+                break
+            position = position.play_raw(rng.choice(moves))
+        out.append(position)
+    return out
+
+
+def mirrored(position: Position) -> Position:
+    """Colours swapped and the board turned: the same game for the other side."""
+    geo = position.geometry
+    n = geo.squares
+
+    def turn(mask: int) -> int:
+        return geo.mask_of(n + 1 - s for s in geo.squares_of(mask))
+
+    return Position(position.variant, turn(position.black), turn(position.white),
+                    turn(position.kings), not position.white_to_move)
+
+
+def test_names_and_errors() -> None:
+    assert NAMES[0] == "full" and "classic" in NAMES
+    with pytest.raises(UnknownEvaluationError):
+        evaluator("nonsense", "english")
+    assert issubclass(UnknownEvaluationError, ValueError)
+    assert evaluator("FULL", "american") is evaluator("full", "english")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", NAMES)
+def test_start_position_is_balanced(variant: str, name: str) -> None:
+    assert evaluate(Position.start(variant), name) == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", NAMES)
+def test_explain_sums_to_evaluate_and_colours_are_symmetric(variant: str, name: str) -> None:
+    ev = evaluator(name, variant)
+    for position in random_positions(variant, 150, seed=VARIANTS.index(variant)):
+        score = evaluate(position, name)
+        terms = explain(position, name)
+        assert sum(value for _, value in terms) == score
+        assert all(term.isalpha() and term.islower() for term, _ in terms)
+        # Side-to-move view: the same board with the other side to move negates.
+        w, b, k, wtm = position.raw
+        assert ev.evaluate(w, b, k, not wtm) == -score
+        # The mirrored game is worth the same to its side to move.
+        assert evaluate(mirrored(position), name) == score
+        assert abs(score) < MATE_BOUND
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_material_dominates(variant: str) -> None:
+    start = Position.start(variant)
+    geo = start.geometry
+    # Remove one black man from the back row: White is about a man up.
+    missing = geo.bit(1)
+    up = Position(start.variant, start.white, start.black & ~missing, 0, True)
+    score = evaluate(up)
+    assert MAN_VALUE // 2 < score < 2 * MAN_VALUE
+    assert dict(explain(up))["material"] == MAN_VALUE
+    assert evaluate(up, "classic") >= 5 * CLASSIC_SCALE - 2 * CLASSIC_SCALE
+
+
+def test_king_values_per_variant() -> None:
+    assert KING_VALUES["international"] > KING_VALUES["english"] > MAN_VALUE
+    assert KING_VALUES["russian"] > KING_VALUES["english"]
+    a = Position.from_fen("W:WK18:B3", "english")
+    assert dict(explain(a))["material"] == KING_VALUES["english"] - MAN_VALUE
+    b = Position.from_fen("W:WK28:B3", "international")
+    assert dict(explain(b))["material"] == KING_VALUES["international"] - MAN_VALUE
+
+
+def test_classic_weights() -> None:
+    # White man on 30 (own back row? no: row 7 is 29-32, so yes) and a king on 15 (centre)
+    # against a black man on 5 (left edge) and one on 1 (own back row).
+    position = Position.from_fen("W:W30,K15:B1,5", "english")
+    terms = dict(explain(position, "classic"))
+    s = CLASSIC_SCALE
+    assert terms["material"] == (5 + 10 - 5 - 5) * s
+    assert terms["backrank"] == (1 - 1) * s
+    assert terms["centre"] == 3 * s
+    assert terms["edge"] == -1 * s
+    assert evaluate(position, "classic") == sum(terms.values())
+
+
+def test_back_rank_and_centre_are_rewarded() -> None:
+    guarded = Position.from_fen("W:W30,22:B3,10", "english")
+    moved = Position.from_fen("W:W26,22:B3,10", "english")
+    assert dict(explain(guarded))["backrank"] > dict(explain(moved))["backrank"]
+    central = Position.from_fen("W:W18:B5", "english")
+    side = Position.from_fen("W:W21:B5", "english")
+    assert dict(explain(central))["centre"] > dict(explain(side))["centre"]
+
+
+def test_runaway_man() -> None:
+    free = Position.from_fen("W:W10,K32:B28,K29", "english")      # nothing ahead of 10
+    blocked = Position.from_fen("W:W10,K32:B6,K29", "english")    # 6 stands in its way
+    assert dict(explain(free))["runaway"] > 0
+    assert dict(explain(blocked))["runaway"] == 0
+
+
+def test_safety_counts_men_that_cannot_be_jumped() -> None:
+    edge = Position.from_fen("W:W20:B1", "english")      # 20 is on the right edge
+    open_man = Position.from_fen("W:W18:B1", "english")  # 18 can be jumped both ways
+    assert dict(explain(edge))["safety"] > dict(explain(open_man))["safety"]
+
+
+def test_endgame_two_kings_against_one_english() -> None:
+    near = Position.from_fen("W:WK14,K10:BK5", "english")
+    far = Position.from_fen("W:WK32,K31:BK5", "english")
+    assert evaluate(near) > evaluate(far)  # approach the lone king
+    assert evaluate(far) > 2 * MAN_VALUE     # and it is won
+
+
+def test_endgame_draws_of_too_little_material_with_flying_kings() -> None:
+    two = Position.from_fen("W:WK46,K50:BK3", "international")
+    three_off = Position.from_fen("W:WK46,K50,K45:BK3", "international")
+    three_on = Position.from_fen("W:WK48,K50,K45:BK28", "international")  # 28 is on the main diagonal
+    assert evaluate(two) < 150         # two kings cannot win
+    assert evaluate(three_off) > 500   # three kings win while the long diagonal is free ...
+    assert evaluate(three_on) < evaluate(three_off) // 2  # ... not when the lone king holds it
+    assert dict(explain(two))["endgame"] < 0

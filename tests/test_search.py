@@ -1,0 +1,457 @@
+"""Tests of the search layer: classic searches on draughts, the engine, TT,
+time management, limits, the generic search and the tactics suite."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from draughts_engine.evaluate import evaluator
+from draughts_engine.game import Game
+from draughts_engine.position import Position
+from draughts_engine.search.classic import alphabeta, minimax, negamax, negascout
+from draughts_engine.search.draughts_state import DraughtsState
+from draughts_engine.search.engine import (ALGORITHMS, Engine, UnknownAlgorithmError, bench)
+from draughts_engine.search.generic import search_game_state
+from draughts_engine.search.interface import LOSS, MATE_BOUND, WIN, GameState
+from draughts_engine.search.limits import (InvalidLimitsError, SearchInfo, SearchLimits,
+                                           mate_in_moves, score_to_protocol)
+from draughts_engine.search.timeman import MIN_BUDGET, deadlines
+from draughts_engine.search.tt import (EXACT, LOWER, UPPER, InvalidHashSizeError,
+                                       TranspositionTable, from_tt, to_tt)
+from draughts_engine.variants import variant_names
+
+DATA = Path(__file__).parent / "data"
+VARIANTS = variant_names()
+
+
+def random_positions(variant: str, count: int, seed: int, kings: bool = True) -> List[Position]:
+    """Positions reached by seeded random play from the start (not finished)."""
+    rng = random.Random(seed)
+    out: List[Position] = []
+    while len(out) < count:
+        position = Position.start(variant)
+        for _ in range(rng.randrange(4, 40)):
+            moves = position.raw_moves()
+            if not moves:
+                break
+            position = position.play_raw(rng.choice(moves))
+        if position.raw_moves() and (kings or not position.kings):
+            out.append(position)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The classic family on draughts.
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_classic_searches_agree_on_random_positions(variant: str) -> None:
+    minimax_nodes = pruned_nodes = 0
+    for position in random_positions(variant, 4, seed=11):
+        state = DraughtsState(position)
+        max_depth = 4 if variant == "english" else 3
+        for depth in range(1, max_depth + 1):
+            results = {f.__name__: f(state, depth) for f in (minimax, negamax, alphabeta, negascout)}
+            scores = {r.score for r in results.values()}
+            assert len(scores) == 1, (position.fen(), depth, results)
+            assert len({r.best_move for r in results.values()}) == 1
+            assert results["minimax"].nodes == results["negamax"].nodes
+            assert results["alphabeta"].nodes <= results["minimax"].nodes
+            assert results["negascout"].nodes <= results["minimax"].nodes
+            if depth >= 3:
+                minimax_nodes += results["minimax"].nodes
+                pruned_nodes += results["alphabeta"].nodes + results["negascout"].nodes
+    assert pruned_nodes < minimax_nodes  # both together visit fewer than minimax alone
+
+
+def test_draughts_state_contract() -> None:
+    position = Position.from_fen("W:W27:B1,2", "english")
+    state = DraughtsState(position)
+    assert isinstance(state, GameState)
+    assert state.terminal_score() is None
+    assert state.key() == position.raw
+    move = state.legal_moves()[0]
+    child = state.play(move)
+    assert child.position == position.play_raw(move)
+    assert state.to_move(move).pdn() in ("27-23", "27-24")
+    lost = DraughtsState(Position.from_fen("W:W:B1,2", "english"))
+    assert lost.terminal_score() == LOSS and lost.legal_moves() == []
+    assert abs(state.evaluate()) < MATE_BOUND
+
+
+# ---------------------------------------------------------------------------
+# The engine against a plain full-width reference.
+
+def reference_score(position: Position, depth: int, evaluation: str = "full") -> int:
+    """Full-width negamax with the engine's documented quiescence rules.
+
+    Captures are forced, so a side that must capture is never scored
+    statically; at the horizon a capture threatened by the opponent gets one
+    more ply; a single legal reply does not count as a ply.
+    """
+    gen = position.generator
+    evaluate = evaluator(evaluation, position.variant).evaluate
+
+    def quiesce(w: int, b: int, k: int, wtm: bool, ply: int, horizon: bool) -> int:
+        moves = gen.moves(w, b, k, wtm)
+        if not moves:
+            return -(WIN - ply)
+        if moves[0][2] or (horizon and gen.has_capture(w, b, k, not wtm)):
+            return max(-quiesce(*gen.play(w, b, k, wtm, m), not wtm, ply + 1, False) for m in moves)
+        return evaluate(w, b, k, wtm)
+
+    def search(w: int, b: int, k: int, wtm: bool, d: int, ply: int) -> int:
+        if d <= 0:
+            return quiesce(w, b, k, wtm, ply, True)
+        moves = gen.moves(w, b, k, wtm)
+        if not moves:
+            return -(WIN - ply)
+        d1 = d if len(moves) == 1 else d - 1
+        return max(-search(*gen.play(w, b, k, wtm, m), not wtm, d1, ply + 1) for m in moves)
+
+    return search(*position.raw, depth, 0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_engine_without_pruning_equals_full_width_reference(variant: str) -> None:
+    engine = Engine(hash_mb=4, pruning=False)
+    # Men only: no position can repeat, so the reference needs no history.
+    for position in random_positions(variant, 3, seed=5, kings=False):
+        for depth in (1, 2, 3):
+            engine.new_game()
+            result = engine.search(position, SearchLimits(depth=depth))
+            expected = reference_score(position, depth)
+            got = result.score_cp if result.score_cp is not None else None
+            if abs(expected) >= MATE_BOUND:
+                assert result.mate_in == mate_in_moves(expected)
+            else:
+                assert got == expected, (position.fen(), depth)
+            assert result.best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_engine_returns_legal_moves_on_random_positions(variant: str) -> None:
+    engine = Engine(hash_mb=4)
+    for position in random_positions(variant, 6, seed=23):
+        result = engine.search(position, SearchLimits(depth=4))
+        legal = position.legal_moves()
+        assert result.best_move in legal
+        assert result.pv and result.pv[0] == result.best_move
+        if result.ponder_move is not None:
+            assert result.ponder_move in position.play(result.best_move).legal_moves()
+        # The PV is a legal line.
+        p = position
+        for move in result.pv:
+            assert move in p.legal_moves()
+            p = p.play(move)
+
+
+def test_pruned_search_is_never_worse_than_reference_by_much() -> None:
+    """With pruning on, the chosen move is at least nearly as good (judged by
+    the full-width reference one ply shallower) as the reference's best."""
+    for variant in ("english", "international"):
+        engine = Engine(hash_mb=4)
+        for position in random_positions(variant, 3, seed=3, kings=False):
+            result = engine.search(position, SearchLimits(depth=3))
+            best = reference_score(position, 3)
+            chosen = -reference_score(position.play(result.best_move), 2)
+            assert chosen >= best - 60, (position.fen(), result.best_move.pdn())
+
+
+# ---------------------------------------------------------------------------
+# The engine's contract.
+
+def test_no_legal_move_gives_none() -> None:
+    for algorithm in ALGORITHMS:
+        engine = Engine(algorithm=algorithm)
+        result = engine.search(Position.from_fen("W:W:B1,2", "english"), SearchLimits(depth=3))
+        assert result.best_move is None and result.ponder_move is None
+    blocked = Position.from_fen("W:W29:B25,22", "english")  # the white man cannot move
+    assert not blocked.legal_moves()
+    assert Engine().search(blocked, SearchLimits(depth=5)).best_move is None
+
+
+def test_single_legal_move_is_returned() -> None:
+    position = Position.from_fen("W:W29:B1", "english")
+    assert len(position.legal_moves()) == 1
+    result = Engine().search(position, SearchLimits(depth=6))
+    assert result.best_move == position.legal_moves()[0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_stopped_at_once_still_returns_a_legal_move(variant: str) -> None:
+    stop = threading.Event()
+    stop.set()
+    for position in [Position.start(variant)] + random_positions(variant, 3, seed=8):
+        result = Engine().search(position, SearchLimits(infinite=True), stop=stop)
+        assert result.best_move in position.legal_moves()
+
+
+def test_stop_from_another_thread_ends_infinite_search() -> None:
+    stop = threading.Event()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    began = time.monotonic()
+    result = Engine().search(Position.start("international"), SearchLimits(infinite=True), stop=stop)
+    assert time.monotonic() - began < 3.0
+    assert result.best_move in Position.start("international").legal_moves()
+    assert result.depth >= 1
+
+
+def test_movetime_is_respected_generously() -> None:
+    began = time.monotonic()
+    result = Engine().search(Position.start("international"), SearchLimits(movetime_ms=200))
+    assert time.monotonic() - began < 2.0
+    assert result.best_move in Position.start("international").legal_moves()
+
+
+def test_clock_is_respected_generously() -> None:
+    position = Position.start("english")  # Black to move
+    began = time.monotonic()
+    result = Engine().search(position, SearchLimits(wtime_ms=100000, btime_ms=600, binc_ms=0))
+    assert time.monotonic() - began < 2.0
+    assert result.best_move in position.legal_moves()
+
+
+def test_node_limit_is_respected() -> None:
+    result = Engine().search(Position.start("english"), SearchLimits(nodes=3000))
+    assert result.nodes < 3000 + 2000
+    assert result.best_move in Position.start("english").legal_moves()
+
+
+def test_ponder_runs_until_ponderhit_then_obeys_its_limits() -> None:
+    engine = Engine()
+    position = Position.start("english")
+    out = {}
+
+    def run() -> None:
+        out["result"] = engine.search(position, SearchLimits(ponder=True, movetime_ms=100))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(0.5)
+    assert thread.is_alive()  # pondering ignores the move time
+    engine.ponderhit()
+    thread.join(3.0)
+    assert not thread.is_alive()
+    assert out["result"].best_move in position.legal_moves()
+
+
+def test_on_info_is_called_in_the_search_thread_after_each_iteration() -> None:
+    infos: List[Tuple[SearchInfo, int]] = []
+    Engine().search(Position.start("english"), SearchLimits(depth=5),
+                    on_info=lambda info: infos.append((info, threading.get_ident())))
+    assert [i.depth for i, _ in infos] == [1, 2, 3, 4, 5]
+    assert {ident for _, ident in infos} == {threading.get_ident()}
+    nodes = [i.nodes for i, _ in infos]
+    assert nodes == sorted(nodes)
+    for info, _ in infos:
+        assert info.seldepth >= info.depth
+        assert 0 <= info.hashfull <= 1000
+        assert (info.score_cp is None) != (info.mate_in is None)
+        assert info.pv
+
+
+def test_fixed_depth_search_is_deterministic() -> None:
+    position = random_positions("russian", 1, seed=2)[0]
+    engine = Engine()
+    first = engine.search(position, SearchLimits(depth=6))
+    engine.new_game()
+    second = engine.search(position, SearchLimits(depth=6))
+    assert (first.nodes, first.best_move, first.score_cp) == (second.nodes, second.best_move,
+                                                               second.score_cp)
+
+
+def test_bench_signature_is_deterministic() -> None:
+    a, b = bench(2), bench(2)
+    assert a.nodes == b.nodes > 0
+    assert len(a.positions) >= 6
+
+
+def test_classic_algorithms_through_the_engine() -> None:
+    position = random_positions("english", 1, seed=4, kings=False)[0]
+    expected = minimax(DraughtsState(position), 3)
+    for algorithm in ALGORITHMS[1:]:
+        infos: List[SearchInfo] = []
+        engine = Engine(algorithm=algorithm)
+        result = engine.search(position, SearchLimits(depth=3), on_info=infos.append)
+        assert result.best_move.raw == expected.best_move
+        assert result.score_cp == expected.score
+        assert len(infos) == 1 and infos[0].depth == 3
+
+
+def test_option_errors_are_value_errors() -> None:
+    engine = Engine()
+    with pytest.raises(UnknownAlgorithmError):
+        engine.set_algorithm("mtdf")
+    with pytest.raises(ValueError):
+        engine.set_evaluation("magic")
+    with pytest.raises(InvalidHashSizeError):
+        engine.set_hash_size(0)
+    engine.set_hash_size(2)
+    assert engine.hash_mb == 2
+
+
+# ---------------------------------------------------------------------------
+# Draws by repetition.
+
+def test_repetition_with_the_history_scores_a_draw() -> None:
+    # White (one king) is lost against three kings unless it repeats.
+    game = Game("english", fen="W:WK26:BK1,2,3")
+    for text in ("26-30", "1-5", "30-26", "5-1"):
+        game.push(text)
+    position = game.position
+    engine = Engine()
+    without = engine.search(position, SearchLimits(depth=6))
+    assert without.score_cp is None or without.score_cp < -100
+    engine.new_game()
+    with_history = engine.search(position, SearchLimits(depth=6), history=game.search_history())
+    assert with_history.score_cp == 0
+    assert with_history.best_move.pdn() == "26-30"
+
+
+def test_repetition_inside_the_search_scores_a_draw() -> None:
+    # Two kings each, far apart: nothing to win, the search sees repetitions.
+    position = Position.from_fen("W:WK29,K32:BK1,K4", "english")
+    result = Engine().search(position, SearchLimits(depth=9))
+    assert result.score_cp is not None and abs(result.score_cp) < 50
+
+
+# ---------------------------------------------------------------------------
+# Tactics: forced wins with the expected move and the depth that finds it.
+
+def load_tactics() -> List[Tuple[str, str, str, int, str]]:
+    rows = []
+    for path in sorted(DATA.glob("tactics*.txt")):
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            variant, fen, move, depth, note = [part.strip() for part in line.split("|")]
+            rows.append((variant, fen, move, int(depth), note))
+    return rows
+
+
+TACTICS = load_tactics()
+
+
+@pytest.mark.parametrize("variant,fen,move,depth,note", TACTICS,
+                         ids=[f"{t[0]}-{t[4].split()[0]}-{i}" for i, t in enumerate(TACTICS)])
+def test_tactics(variant: str, fen: str, move: str, depth: int, note: str) -> None:
+    position = Position.from_fen(fen, variant)
+    result = Engine(hash_mb=8).search(position, SearchLimits(depth=depth))
+    assert result.best_move.pdn() == move, f"{note}: got {result.best_move.pdn()} ({result})"
+    if "mate" in note:
+        assert result.mate_in is not None and result.mate_in > 0
+    else:
+        assert result.mate_in is not None or result.score_cp >= 100
+
+
+def test_tactics_cover_every_variant_and_kind() -> None:
+    variants = {t[0] for t in TACTICS}
+    assert variants == set(VARIANTS)
+    notes = " ".join(t[4] for t in TACTICS)
+    for kind in ("shot", "breakthrough", "mate"):
+        assert kind in notes
+
+
+# ---------------------------------------------------------------------------
+# Transposition table, limits, time management.
+
+def test_tt_respects_its_size_bound() -> None:
+    table = TranspositionTable(1)
+    assert table.capacity > 1000
+    for i in range(3 * table.capacity):
+        table.store((i, i, 0, True), i % 7, 0, EXACT, None, 0)
+        assert len(table) <= table.capacity
+    assert 0 < table.hashfull() <= 1000
+    # make_room keeps the deepest entries.
+    depths = [entry[0] for entry in table.table.values()]
+    assert min(depths) >= 0 and max(depths) == 6
+    table.clear()
+    assert len(table) == 0 and table.hashfull() == 0
+
+
+def test_tt_store_and_probe_with_mate_adjustment() -> None:
+    table = TranspositionTable(1)
+    table.store("k", 5, WIN - 7, LOWER, "m", 3)   # a win 7 plies from the root, seen at ply 3
+    depth, score, flag, move = table.probe("k", 1)  # reached again at ply 1: win in 5
+    assert (depth, score, flag, move) == (5, WIN - 5, LOWER, "m")
+    assert from_tt(to_tt(-(WIN - 9), 4), 4) == -(WIN - 9)
+    assert to_tt(123, 9) == 123
+    table.store("k", 6, 10, UPPER, None, 0)
+    assert table.probe("k", 0)[3] == "m"  # no move: the old move is kept
+    assert table.probe("missing", 0) is None
+
+
+def test_tt_resize_validates() -> None:
+    table = TranspositionTable(1)
+    small = table.capacity
+    table.resize(4)
+    assert table.capacity >= 3 * small
+    with pytest.raises(InvalidHashSizeError):
+        table.resize(-1)
+
+
+def test_limits_validate() -> None:
+    with pytest.raises(InvalidLimitsError):
+        SearchLimits(depth=0)
+    with pytest.raises(InvalidLimitsError):
+        SearchLimits(movetime_ms=-5)
+    assert SearchLimits(wtime_ms=1).has_clock and not SearchLimits(depth=3).is_timed
+
+
+def test_mate_conversion() -> None:
+    assert mate_in_moves(WIN - 1) == 1
+    assert mate_in_moves(WIN - 3) == 2
+    assert mate_in_moves(-(WIN - 2)) == -1
+    assert mate_in_moves(-(WIN - 4)) == -2
+    assert score_to_protocol(35) == (35, None)
+    assert score_to_protocol(WIN - 5) == (None, 3)
+
+
+def test_deadlines() -> None:
+    assert deadlines(SearchLimits(depth=5), True).soft is None
+    fixed = deadlines(SearchLimits(movetime_ms=1000, move_overhead_ms=50), True)
+    assert fixed.soft == fixed.hard == pytest.approx(0.95)
+    assert deadlines(SearchLimits(movetime_ms=1), True).soft == MIN_BUDGET
+    clock = deadlines(SearchLimits(wtime_ms=60000, btime_ms=1000, winc_ms=1000), True)
+    assert 1.0 < clock.soft < 5.0 and clock.soft <= clock.hard <= 30.0
+    black = deadlines(SearchLimits(wtime_ms=60000, btime_ms=1000), False)
+    assert black.hard <= 0.5  # never more than a safe fraction of what is left
+    assert deadlines(SearchLimits(wtime_ms=0, btime_ms=0), True).soft == MIN_BUDGET
+    assert deadlines(SearchLimits(infinite=True), True).hard is None
+    togo = deadlines(SearchLimits(wtime_ms=10000, btime_ms=10000, movestogo=2), True)
+    assert togo.soft == pytest.approx((10.0 - 0.03) / 2)
+
+
+# ---------------------------------------------------------------------------
+# The generic search on the small games.
+
+def test_generic_search_solves_tictactoe() -> None:
+    from draughts_engine.games.tictactoe import TicTacToe
+    infos: List[SearchInfo] = []
+    result = search_game_state(TicTacToe.start(), SearchLimits(depth=20), on_info=infos.append)
+    assert result.score_cp == 0 and result.best_move in TicTacToe.start().legal_moves()
+    assert infos and infos[-1].depth <= 9  # solved: stops before the depth limit
+    # X to move wins at once on c1 (square 2) with a3-b2 or a1-b1 lines ...
+    won = TicTacToe.from_fen("xx1/oo1/3 x")
+    result = search_game_state(won, SearchLimits(depth=5))
+    assert result.mate_in == 1
+    assert won.play(result.best_move).terminal_score() is not None
+
+
+def test_generic_search_respects_stop_and_game_over() -> None:
+    from draughts_engine.games.tatedrez import Tatedrez
+    stop = threading.Event()
+    stop.set()
+    state = Tatedrez.start()
+    result = search_game_state(state, SearchLimits(infinite=True), stop=stop)
+    assert result.best_move in state.legal_moves()
+    began = time.monotonic()
+    result = search_game_state(state, SearchLimits(movetime_ms=200))
+    assert time.monotonic() - began < 2.0 and result.best_move in state.legal_moves()
