@@ -72,6 +72,8 @@ class EloEstimate:
     @property
     def error(self) -> float:
         """Half the width of the interval (cutechess's ``+/-``); inf when a bound is infinite."""
+        if math.isinf(self.high) or math.isinf(self.low):
+            return math.inf
         return (self.high - self.low) / 2.0
 
 

@@ -84,6 +84,7 @@ def test_elo_known_values():
     assert est.high == pytest.approx(84.011, abs=1e-2)
     assert est.error == pytest.approx(48.47, abs=1e-2)
     assert math.isnan(elo_interval(0, 0, 0).elo)
+    assert elo_interval(5, 0, 0).error == math.inf and elo_interval(5, 0, 0).elo == math.inf
 
 
 def test_los_known_values():
