@@ -49,8 +49,9 @@ def write_game(game, tags: Optional[Dict[str, str]] = None) -> str:
         merged["SetUp"] = "1"
         merged["FEN"] = start.fen()
     lines = []
-    for name in SEVEN_TAGS:
-        lines.append(f'[{name} "{_quote(merged.pop(name))}"]')
+    for name in SEVEN_TAGS + ("GameType", "SetUp", "FEN"):
+        if name in merged:
+            lines.append(f'[{name} "{_quote(merged.pop(name))}"]')
     for name, value in merged.items():
         lines.append(f'[{name} "{_quote(value)}"]')
     lines.append("")
