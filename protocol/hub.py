@@ -1,0 +1,765 @@
+"""Hub mode: the server speaks Hub v2 (the protocol of Scan and the draughts GUIs).
+
+PROTOCOL.md section 10 is the contract.  :class:`HubServer` takes over a
+:class:`protocol.server.Server` whose first command was ``hub``: it reads the
+remaining lines from the server's line queue, writes through ``server.send``
+and searches with ``server.engine()``.
+
+Lines have the form ``<command> <name>=<value> ...``; a value holding a space,
+``=`` or ``"`` or an empty value is quoted with double quotes; a name without
+``=value`` is a flag.  :func:`parse_hub_line` and :func:`format_hub_line`
+implement that syntax, :func:`hub_pos` / :func:`position_from_hub_pos` the
+position format (side to move ``W``/``B``, then one of ``w b W B e`` per square
+in PDN square order) and :func:`format_hub_info` the ``info`` line.  These
+helpers are shared with :mod:`protocol.hub_client`.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from draughts_engine import __version__
+from draughts_engine.errors import DraughtsError
+from draughts_engine.game import Game
+from draughts_engine.move import Move
+from draughts_engine.notation import parse_hub_move, parse_move
+from draughts_engine.position import Position
+from draughts_engine.search.limits import SearchInfo, SearchLimits
+from draughts_engine.variants import UnknownVariantError, Variant, get_variant
+
+__all__ = ["HubServer", "HubSyntaxError", "parse_hub_line", "format_hub_line", "hub_value",
+           "hub_pos", "position_from_hub_pos", "parse_hub_move_text", "format_hub_info",
+           "hub_score", "VARIANT_VALUES", "NUMBERING_VALUES", "HUB_AUTHOR", "HUB_COUNTRY",
+           "DEFAULT_MOVE_TIME", "flip_square", "flip_move_text", "uses_white_side_numbering"]
+
+#: Values of the ``variant`` parameter: Scan's and lidraughts' ``normal`` first, then our names.
+VARIANT_VALUES: Tuple[str, ...] = ("normal", "international", "english", "american", "russian",
+                                   "brazilian")
+#: Values of the ``numbering`` parameter (how squares are numbered in 8x8 move texts).
+NUMBERING_VALUES: Tuple[str, ...] = ("auto", "pdn", "white-side")
+HUB_AUTHOR = "the draughts-engine authors"
+HUB_COUNTRY = "unknown"
+#: Seconds a ``go think`` searches when no ``level`` was given.
+DEFAULT_MOVE_TIME = 1.0
+#: Seconds kept between two output lines.  Some Hub clients (py-draughts) poll the pipe with
+#: select() and then read one line from a buffered stream: lines that arrive together would
+#: sit unseen in their buffer.  Info lines that come faster are merged (the newest is kept).
+LINE_GAP = 0.015
+#: How long ``stop`` and ``quit`` wait for a search to write its ``done``.
+_STOP_WAIT = 10.0
+_DURING_SEARCH = frozenset({"ping", "ponder-hit", "stop", "quit"})
+
+
+# --------------------------------------------------------------------------- line syntax
+
+class HubSyntaxError(ValueError):
+    """A line that is not ``<command> <name>[=<value>] ...``."""
+
+
+def _is_name_char(ch: str) -> bool:
+    return not ch.isspace() and ch not in '="' and ch.isprintable()
+
+
+def parse_hub_line(line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
+    """Split a Hub line into its command and ``(name, value)`` pairs (value None for a flag).
+
+    Spaces around ``=`` are allowed; a quoted value runs to the next ``"``.
+    Returns ``("", [])`` for a line without tokens.
+
+    >>> parse_hub_line('pos pos=Wbe moves="32-28 17-22" start')
+    ('pos', [('pos', 'Wbe'), ('moves', '32-28 17-22'), ('start', None)])
+    """
+    i, n = 0, len(line)
+
+    def skip() -> None:
+        nonlocal i
+        while i < n and line[i].isspace():
+            i += 1
+
+    def name() -> str:
+        nonlocal i
+        start = i
+        while i < n and _is_name_char(line[i]):
+            i += 1
+        if i == start:
+            shown = line[i] if i < n else "end of line"
+            raise HubSyntaxError(f"expected a name at column {i + 1}, got {shown!r}")
+        return line[start:i]
+
+    skip()
+    if i >= n:
+        return "", []
+    command = name()
+    pairs: List[Tuple[str, Optional[str]]] = []
+    while True:
+        skip()
+        if i >= n:
+            return command, pairs
+        key = name()
+        skip()
+        if i < n and line[i] == "=":
+            i += 1
+            skip()
+            if i < n and line[i] == '"':
+                end = line.find('"', i + 1)
+                if end < 0:
+                    raise HubSyntaxError(f"missing closing quote for {key}")
+                value = line[i + 1:end]
+                i = end + 1
+            else:
+                value = name()
+            pairs.append((key, value))
+        else:
+            pairs.append((key, None))
+
+
+def hub_value(value: object) -> str:
+    """A value as written on a Hub line: quoted when it is empty or holds a special character."""
+    text = str(value).replace('"', "'").replace("\n", " ").replace("\r", " ")
+    if text and all(_is_name_char(ch) for ch in text):
+        return text
+    return f'"{text}"'
+
+
+def format_hub_line(command: str, *pairs: Tuple[str, object]) -> str:
+    """``command name=value ...`` with values quoted as needed (a None value writes a flag)."""
+    parts = [command]
+    for name, value in pairs:
+        parts.append(name if value is None else f"{name}={hub_value(value)}")
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- positions and moves
+
+_PIECE_CHARS = {"w": ("W", False), "b": ("B", False), "W": ("W", True), "B": ("B", True)}
+_EMPTY_CHARS = "e.-"
+
+
+def hub_pos(position: Position) -> str:
+    """Hub position text: ``W``/``B`` then ``w b W B e`` for each square 1..N."""
+    cells = [position.piece_at(square) or "e"
+             for square in range(1, position.variant.squares + 1)]
+    return ("W" if position.white_to_move else "B") + "".join(cells)
+
+
+def position_from_hub_pos(text: str, variant: Variant) -> str:
+    """The PDN FEN of Hub position text for ``variant``; ValueError names what is wrong."""
+    squares = variant.squares
+    if len(text) != squares + 1:
+        raise ValueError(f"position must have {squares + 1} characters for {variant.name} "
+                         f"(side to move and {squares} squares), got {len(text)}")
+    side = text[0].upper()
+    if side not in "WB":
+        raise ValueError(f"side to move must be W or B, got {text[0]!r}")
+    pieces: Dict[str, List[str]] = {"W": [], "B": []}
+    for square, ch in enumerate(text[1:], start=1):
+        if ch in _EMPTY_CHARS:
+            continue
+        if ch not in _PIECE_CHARS:
+            raise ValueError(f"square {square}: {ch!r} is not one of w b W B e")
+        colour, king = _PIECE_CHARS[ch]
+        pieces[colour].append(("K" if king else "") + str(square))
+    return f"{side}:W{','.join(pieces['W'])}:B{','.join(pieces['B'])}"
+
+
+def flip_square(square: int) -> int:
+    """8x8: PDN square number <-> the number counted from White's side (a1 = 1, h8 = 32).
+
+    Both count left to right within a row; PDN starts at Black's side (b8 = 1).  The map is its
+    own inverse.  pydraughts (lidraughts-bot) numbers Russian and Brazilian Hub moves this way
+    while its position text uses PDN order.
+    """
+    if not 1 <= square <= 32:
+        return square
+    row, index = divmod(square - 1, 4)
+    return 4 * (7 - row) + index + 1
+
+
+def flip_move_text(text: str) -> str:
+    """Move text with every square number passed through :func:`flip_square`."""
+    return re.sub(r"\d+", lambda m: str(flip_square(int(m.group()))), text)
+
+
+def uses_white_side_numbering(variant: Variant) -> bool:
+    """Variants whose Hub moves may come numbered from White's side (8x8, White moves first)."""
+    return variant.size == 8 and variant.first == "white"
+
+
+def parse_hub_move_text(position: Position, text: str) -> Move:
+    """A legal move from Hub text (``32-28``, ``28x19x23``), also accepting a PDN path (``15x24x31``)."""
+    try:
+        return parse_hub_move(position, text)
+    except DraughtsError as first:
+        try:
+            return parse_move(position, text)
+        except DraughtsError:
+            raise first from None
+
+
+def hub_score(score_cp: Optional[int], mate_in: Optional[int]) -> str:
+    """Score in men with two decimals; a forced result found ``p`` plies away is +-(100 - p/100)."""
+    if mate_in is not None and mate_in != 0:
+        plies = 2 * mate_in - 1 if mate_in > 0 else -2 * mate_in
+        value = 100.0 - plies / 100.0
+        return f"{value if mate_in > 0 else -value:.2f}"
+    return f"{(score_cp or 0) / 100.0:.2f}"
+
+
+def format_hub_info(info: SearchInfo, pv: Sequence[str]) -> str:
+    """``info depth= score= nodes= time= nps= pv=``: score in men, time in seconds, nps in millions."""
+    pairs: List[Tuple[str, object]] = [
+        ("depth", info.depth),
+        ("score", hub_score(info.score_cp, info.mate_in)),
+        ("nodes", info.nodes),
+        ("time", f"{info.time_ms / 1000.0:.3f}"),
+        ("nps", f"{info.nps / 1e6:.3f}"),
+    ]
+    if pv:
+        pairs.append(("pv", " ".join(pv)))
+    return format_hub_line("info", *pairs)
+
+
+# --------------------------------------------------------------------------- parameters
+
+@dataclass(frozen=True)
+class _Param:
+    name: str       # Hub name
+    option: str     # the server option it sets ("" for variant)
+    kind: str       # bool, int, enum
+    low: int = 0
+    high: int = 0
+    values: Tuple[str, ...] = ()
+
+
+_PARAMS: Tuple[_Param, ...] = (
+    _Param("variant", "", "enum", values=VARIANT_VALUES),
+    _Param("numbering", "", "enum", values=NUMBERING_VALUES),
+    _Param("hash", "Hash", "int", 1, 1024),
+    _Param("eval", "Eval", "enum", values=("full", "classic")),
+    _Param("ponder", "Ponder", "bool"),
+    _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
+)
+
+
+class _HubError(ValueError):
+    """A command that cannot be carried out; the message goes into ``error message=...``."""
+
+
+# --------------------------------------------------------------------------- level
+
+@dataclass
+class _Level:
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    move_time: Optional[float] = None
+    moves: Optional[int] = None
+    time: Optional[float] = None
+    inc: Optional[float] = None
+    infinite: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return (self.depth is None and self.nodes is None and self.move_time is None
+                and self.time is None and not self.infinite)
+
+
+def _int_value(name: str, value: Optional[str], low: int, high: Optional[int] = None) -> int:
+    text = (value or "").strip()
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isdigit() or not body.isascii():
+        raise _HubError(f"level: {name} needs an integer, got {hub_value(text)}")
+    number = int(text)
+    if number < low:
+        raise _HubError(f"level: {name} must be at least {low}, got {number}")
+    return number if high is None else min(number, high)
+
+
+def _seconds_value(name: str, value: Optional[str]) -> float:
+    try:
+        number = float((value or "").strip())
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise _HubError(f"level: {name} needs a number of seconds, got {hub_value(value or '')}")
+    return max(0.0, number)
+
+
+# --------------------------------------------------------------------------- search job
+
+class _HubSearch:
+    """One ``go``: searches on its own thread and writes exactly one ``done``."""
+
+    def __init__(self, hub: "HubServer", game: Game, limits: SearchLimits, hold: bool,
+                 text: Callable[[Move], str]) -> None:
+        self.hub = hub
+        self.text = text
+        self.position = game.position
+        self.history = game.search_history()
+        self.limits = limits
+        self.stop_event = threading.Event()
+        self.release = threading.Event()
+        self.pondering = limits.ponder
+        self.done_written = threading.Event()
+        if not hold:
+            self.release.set()
+        self.thread = threading.Thread(target=self._run, name="hub-search", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.release.set()
+
+    def ponderhit(self) -> None:
+        if self.pondering:
+            self.pondering = False
+            engine = self.hub.server.engine_if_created()
+            if engine is not None:
+                try:
+                    engine.ponderhit()
+                except Exception as exc:  # never let a ponderhit kill the dispatcher
+                    self.hub.log(f"ponderhit failed: {exc!r}")
+            self.release.set()
+
+    def wait(self, timeout: float) -> bool:
+        return self.done_written.wait(timeout)
+
+    def _run(self) -> None:
+        position = self.position
+        legal = position.legal_moves()
+        best: Optional[Move] = None
+        ponder: Optional[Move] = None
+        try:
+            if legal:
+                result = self.hub.server.engine().search(position, self.limits,
+                                                         history=self.history,
+                                                         on_info=self._report,
+                                                         stop=self.stop_event)
+                best, ponder = result.best_move, result.ponder_move
+        except Exception as exc:  # the done line must come whatever happens
+            self.hub.log(f"search failed: {exc!r}")
+        if legal and best not in legal:
+            best, ponder = legal[0], None
+        if best is not None and ponder is not None:
+            if ponder not in position.play_raw(best.raw).legal_moves():
+                ponder = None
+        self.release.wait()
+        pairs: List[Tuple[str, object]] = []
+        if best is not None:
+            pairs.append(("move", self.text(best)))
+            if ponder is not None:
+                pairs.append(("ponder", self.text(ponder)))
+        self.hub.finish(self, format_hub_line("done", *pairs))
+
+    def _report(self, info: SearchInfo) -> None:
+        try:
+            pv = [self.text(m) for m in info.pv]
+        except AttributeError:
+            pv = []
+        self.hub.send_info(format_hub_info(info, pv))
+
+
+# --------------------------------------------------------------------------- server
+
+class HubServer:
+    """Speaks Hub v2 on behalf of ``server`` until ``quit`` or end of input (PROTOCOL.md 10)."""
+
+    def __init__(self, server, silence_stderr: Optional[bool] = None) -> None:
+        from .server import _EOF
+        self.server = server
+        self._eof = _EOF
+        self.job: Optional[_HubSearch] = None
+        self._job_lock = threading.Lock()
+        self.level = _Level()
+        self.variant: Variant = get_variant("international")
+        self.variant_value = "normal"
+        self.numbering = "auto"
+        self.detected: Optional[str] = None  # the numbering seen in this game's moves (auto)
+        self.game = Game(self.variant)
+        real_process = server.stdin is getattr(sys.stdin, "buffer", None)
+        self._real_process = real_process
+        self._silence = real_process if silence_stderr is None else silence_stderr
+        self._log_file: Optional[IO[str]] = None
+        self._send_lock = threading.Lock()
+        self._last_line = 0.0
+        self._pending_info: Optional[str] = None
+        self.line_gap = LINE_GAP
+        self._handlers: Dict[str, Callable[[List[Tuple[str, Optional[str]]]], Optional[bool]]] = {
+            "hub": self._hub, "init": self._init, "set-param": self._set_param,
+            "new-game": self._new_game, "pos": self._pos, "level": self._level, "go": self._go,
+            "ping": self._ping, "ponder-hit": self._ponder_hit, "stop": self._stop,
+            "quit": self._quit,
+        }
+
+    # ---- plumbing ---------------------------------------------------------------
+    def send(self, line: str) -> None:
+        """Write one line, at least :data:`LINE_GAP` after the previous one."""
+        with self._send_lock:
+            self._pending_info = None
+            self._paced_send(line)
+
+    def _paced_send(self, line: str) -> None:
+        wait = self.line_gap - (time.monotonic() - self._last_line)
+        if wait > 0:
+            time.sleep(wait)
+        self.server.send(line)
+        self._last_line = time.monotonic()
+        self.log(f"> {line}")
+
+    def send_info(self, line: str) -> None:
+        """An info line: written now if the gap allows, else kept (replacing an older one)."""
+        with self._send_lock:
+            if time.monotonic() - self._last_line >= self.line_gap:
+                self._pending_info = None
+                self._paced_send(line)
+            else:
+                self._pending_info = line
+
+    def flush_info(self) -> None:
+        with self._send_lock:
+            line, self._pending_info = self._pending_info, None
+            if line is not None:
+                self._paced_send(line)
+
+    def error(self, message: str) -> None:
+        self.send(format_hub_line("error", ("message", message)))
+
+    def log(self, text: str) -> None:
+        """Diagnostics: to the file named by DRAUGHTS_HUB_LOG, else nowhere (stderr stays silent)."""
+        if self._log_file is not None:
+            try:
+                self._log_file.write(f"{time.strftime('%H:%M:%S')} {text}\n")
+                self._log_file.flush()
+            except (OSError, ValueError):
+                pass
+
+    def _setup_streams(self) -> None:
+        path = os.environ.get("DRAUGHTS_HUB_LOG")
+        if path:
+            try:
+                self._log_file = open(path, "a", encoding="utf-8")
+            except OSError:
+                self._log_file = None
+        if self._silence:
+            sink = self._log_file if self._log_file is not None else open(os.devnull, "w")
+            sys.stderr = sink
+            self.server.stderr = sink
+
+    def finish(self, job: _HubSearch, done_line: str) -> None:
+        """Called by the search thread: write its ``done`` and forget the job."""
+        self.flush_info()
+        with self._job_lock:
+            if self.job is job:
+                self.job = None
+            self.send(done_line)
+            job.done_written.set()
+
+    # ---- main loop ------------------------------------------------------------------
+    def run(self) -> int:
+        """Serve until ``quit`` or end of input; returns the exit status (0)."""
+        self._setup_streams()
+        from .commands import LineError
+        self._hub([])
+        status = 0
+        while True:
+            item = self.server._lines.get()
+            if item is self._eof:
+                self._end_search(wait=1.0)
+                break
+            if isinstance(item, LineError):
+                self.error(str(item))
+                continue
+            self.log(f"< {item}")
+            if self._dispatch(str(item)):
+                break
+        self._leave(status)
+        return status
+
+    def _leave(self, status: int) -> None:
+        try:
+            self.server.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        if self._real_process:
+            # The reader thread may sit in a blocking read of stdin; an interpreter
+            # shutdown would trip over it, so leave at once (as protocol.server.main does).
+            os._exit(status)
+
+    def _dispatch(self, line: str) -> bool:
+        """Handle one line; True when the server must exit."""
+        try:
+            command, pairs = parse_hub_line(line)
+        except HubSyntaxError as exc:
+            self.error(f"syntax: {exc}")
+            return False
+        if not command:
+            return False
+        handler = self._handlers.get(command)
+        if handler is None:
+            self.error(f"unknown command: {command}")
+            return False
+        if self.job is not None and command not in _DURING_SEARCH:
+            self.error(f"busy: {command} during search")
+            return False
+        try:
+            return bool(handler(pairs))
+        except _HubError as exc:
+            self.error(str(exc))
+        except Exception as exc:  # a bug must not kill the server
+            self.log(f"internal error on {line!r}: {exc!r}")
+            self.error(f"{command}: internal error: {type(exc).__name__}: {exc}")
+        return False
+
+    def _end_search(self, wait: float) -> None:
+        job = self.job
+        if job is not None:
+            job.stop()
+            job.wait(wait)
+
+    # ---- commands -------------------------------------------------------------------
+    def _hub(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        self.send(format_hub_line("id", ("name", "draughts-engine"), ("version", __version__),
+                                  ("author", HUB_AUTHOR), ("country", HUB_COUNTRY)))
+        for param in _PARAMS:
+            pairs: List[Tuple[str, object]] = [("name", param.name), ("value", self._param_value(param)),
+                                               ("type", param.kind)]
+            if param.kind == "int":
+                pairs += [("min", param.low), ("max", param.high)]
+            elif param.kind == "enum":
+                pairs.append(("values", " ".join(param.values)))
+            self.send(format_hub_line("param", *pairs))
+        self.send("wait")
+
+    def _param_value(self, param: _Param) -> str:
+        if param.name == "numbering":
+            return self.numbering
+        if not param.option:
+            return self.variant_value
+        value = self.server.options[param.option]
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    def _init(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        try:
+            self.server.engine()  # build the engine now so the first search starts at once
+        except Exception as exc:
+            self.log(f"engine creation failed: {exc!r}")
+        self.send("ready")
+
+    def _set_param(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
+        args = dict(pairs)
+        name = (args.get("name") or "").strip().lower()
+        if not name:
+            raise _HubError("set-param: missing name")
+        if "value" not in args or args["value"] is None:
+            raise _HubError(f"set-param: {name} needs a value")
+        value = args["value"].strip()
+        param = next((p for p in _PARAMS if p.name == name), None)
+        if param is None:
+            raise _HubError(f"set-param: unknown parameter {hub_value(name)}")
+        if param.name == "numbering":
+            if value.lower() not in NUMBERING_VALUES:
+                raise _HubError(f"set-param: numbering must be one of {' '.join(NUMBERING_VALUES)}, "
+                                f"got {hub_value(value)}")
+            self.numbering = value.lower()
+            return
+        if param.name == "variant":
+            try:
+                variant = get_variant(value)
+            except UnknownVariantError:
+                raise _HubError(f"set-param: variant must be one of {' '.join(VARIANT_VALUES)}, "
+                                f"got {hub_value(value)}") from None
+            self.variant, self.variant_value = variant, value.lower()
+            self.game = Game(variant)
+            self.detected = None
+            self.level = _Level()
+            self._sync_session()
+            engine = self.server.engine_if_created()
+            if engine is not None:
+                engine.new_game()
+            return
+        raw = value.lower() if param.kind == "bool" else value
+        if param.kind == "bool":
+            if raw in ("1", "yes", "on"):
+                raw = "true"
+            elif raw in ("0", "no", "off"):
+                raw = "false"
+        from .options import OptionError
+        try:
+            option, parsed = self.server.options.resolve(param.option, raw)
+        except OptionError as exc:
+            raise _HubError(f"set-param: {exc}") from None
+        engine = self.server.engine_if_created()
+        if engine is not None:
+            if option == "Hash":
+                engine.set_hash_size(int(parsed))
+            elif option == "Eval":
+                engine.set_evaluation(str(parsed))
+        self.server.options.values[option] = parsed
+
+    def _sync_session(self) -> None:
+        """Keep the server's session on the Hub game (for anything that looks at it)."""
+        try:
+            from .session import DraughtsSession
+            session = DraughtsSession(self.variant.name)
+            session.game = self.game
+            self.server.session = session
+        except Exception:
+            pass
+
+    def _new_game(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        self.detected = None
+        engine = self.server.engine_if_created()
+        if engine is not None:
+            engine.new_game()
+
+    def _pos(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
+        text: Optional[str] = None
+        moves = ""
+        for name, value in pairs:
+            if name == "start":
+                text = None
+            elif name == "pos":
+                if value is None:
+                    raise _HubError("pos: pos needs a value")
+                text = value.strip()
+            elif name == "moves":
+                moves = value or ""
+        try:
+            game = Game(self.variant) if text is None else \
+                Game(self.variant, fen=position_from_hub_pos(text, self.variant))
+        except (ValueError, DraughtsError) as exc:
+            raise _HubError(f"pos: bad position: {exc}") from None
+        tokens = moves.split()
+        failure = ""
+        for numbering in self._numberings_to_try():
+            start_ply = game.ply
+            try:
+                self._play_tokens(game, tokens, numbering)
+            except _HubError as exc:
+                game.undo(game.ply - start_ply)
+                failure = failure or str(exc)
+                continue
+            if tokens and self.numbering == "auto" and uses_white_side_numbering(self.variant):
+                self.detected = numbering
+            break
+        else:
+            raise _HubError(failure)
+        self.game = game
+        self.level = _Level()
+        self._sync_session()
+
+    def _numberings_to_try(self) -> List[str]:
+        if not uses_white_side_numbering(self.variant) or self.numbering == "pdn":
+            return ["pdn"]
+        if self.numbering == "white-side":
+            return ["white-side"]
+        first = self.detected or "pdn"
+        return [first, "white-side" if first == "pdn" else "pdn"]
+
+    @staticmethod
+    def _play_tokens(game: Game, tokens: Sequence[str], numbering: str) -> None:
+        played: List[str] = []
+        for token in tokens:
+            text = flip_move_text(token) if numbering == "white-side" else token
+            try:
+                move = parse_hub_move_text(game.position, text)
+            except DraughtsError as exc:
+                after = f" after {' '.join(played)}" if played else ""
+                raise _HubError(f"pos: illegal move {token}{after}: {exc}") from None
+            game.push(move)
+            played.append(token)
+
+    def output_numbering(self) -> str:
+        """How moves are written: ``pdn``, or ``white-side`` (see PROTOCOL.md 10, numbering)."""
+        if not uses_white_side_numbering(self.variant) or self.numbering == "pdn":
+            return "pdn"
+        if self.numbering == "white-side":
+            return "white-side"
+        return self.detected or "white-side"
+
+    def move_text(self, move: Move, numbering: Optional[str] = None) -> str:
+        text = move.hub()
+        if (numbering or self.output_numbering()) == "white-side":
+            text = flip_move_text(text)
+        return text
+
+    def _level(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
+        level = _Level(**vars(self.level))
+        for name, value in pairs:
+            if name == "infinite":
+                level.infinite = True
+                continue
+            if name not in ("depth", "nodes", "move-time", "moves", "time", "inc"):
+                continue  # unknown arguments are ignored (Hub v2)
+            if value is None:
+                raise _HubError(f"level: {name} needs a value")
+            if name == "depth":
+                level.depth = _int_value(name, value, 1, 99)
+            elif name == "nodes":
+                level.nodes = _int_value(name, value, 1, 2 ** 63 - 1)
+            elif name == "moves":
+                level.moves = _int_value(name, value, 0)
+            elif name == "move-time":
+                level.move_time = _seconds_value(name, value)
+            elif name == "time":
+                level.time = _seconds_value(name, value)
+            else:
+                level.inc = _seconds_value(name, value)
+        self.level = level
+
+    def _limits(self, mode: str) -> Tuple[SearchLimits, bool]:
+        """Search limits of the current level for ``mode``, and whether done is held back."""
+        level = self.level
+        ponder = mode == "ponder"
+        overhead = int(self.server.options["MoveOverhead"])
+        if level.infinite or (level.empty and mode == "analyze"):
+            return SearchLimits(infinite=not ponder, ponder=ponder, move_overhead_ms=overhead), True
+        move_time = level.move_time
+        if level.empty:
+            move_time = DEFAULT_MOVE_TIME
+        clock: Dict[str, Any] = {}
+        if level.time is not None:
+            inc_ms = int(round((level.inc or 0.0) * 1000))
+            left_ms = int(round(level.time * 1000)) + inc_ms  # Hub: the increment is added before the move
+            clock = {"wtime_ms": left_ms, "btime_ms": left_ms, "winc_ms": 0, "binc_ms": 0,
+                     "movestogo": level.moves or None}
+        limits = SearchLimits(depth=level.depth, nodes=level.nodes,
+                              movetime_ms=None if move_time is None else max(1, int(round(move_time * 1000))),
+                              ponder=ponder, move_overhead_ms=overhead, **clock)
+        return limits, ponder
+
+    def _go(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
+        flags = {name for name, _ in pairs}
+        mode = "ponder" if "ponder" in flags else "analyze" if "analyze" in flags else "think"
+        limits, hold = self._limits(mode)
+        self.level = _Level()  # a go consumes the level (Hub: reset after done)
+        numbering = self.output_numbering()
+        job = _HubSearch(self, self.game, limits, hold, lambda move: self.move_text(move, numbering))
+        with self._job_lock:
+            self.job = job
+        job.start()
+
+    def _ping(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        self.send("pong")
+
+    def _ponder_hit(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        job = self.job
+        if job is not None:
+            job.ponderhit()
+
+    def _stop(self, _: List[Tuple[str, Optional[str]]]) -> None:
+        # Wait for the done line, so that the commands after stop find no search running.
+        self._end_search(wait=_STOP_WAIT)
+
+    def _quit(self, _: List[Tuple[str, Optional[str]]]) -> bool:
+        self._end_search(wait=0.8)
+        return True

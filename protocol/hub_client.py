@@ -1,0 +1,638 @@
+"""Client side of Hub v2: drive a Hub engine (Scan, or ours in Hub mode) like a protocol engine.
+
+:class:`HubEngine` has the method names of :class:`protocol.client.Engine`
+(``popen``, context manager, ``handshake``, ``option``, ``set_option``,
+``new_game``, ``position(fen, moves)``, ``go(limits)``, ``start_search``,
+``ponderhit``, ``stop``, ``quit``, ``is_ready``) and raises the same error
+classes, so the match runner can use either.  It translates:
+
+* FEN and PDN moves -> ``pos pos=<side + one char per square> moves="<hub moves>"``;
+* :class:`~protocol.commands.GoLimits` -> ``level ...`` + ``go think|ponder|analyze``;
+* ``done move=<hub move> [ponder=<hub move>]`` -> :class:`~protocol.client.GoResult` with PDN
+  move texts (the full landing path), ``info`` lines -> :class:`~protocol.client.InfoReport`
+  (score in men -> centi-men, or a mate count; time in seconds -> ms; nps in millions when
+  written with a decimal point, as Scan does);
+* options: ``Variant`` -> the engine's ``variant`` value for that rule set (``normal`` for
+  International on Scan), other names case-insensitively, ``MoveOverhead`` also as
+  ``move-overhead``.
+
+Hub commands that answer nothing (``set-param``, ``pos``, ``new-game``) are confirmed with
+``ping`` -> ``pong``; an ``error`` line before the ``pong`` raises
+:class:`~protocol.client.CommandRejectedError`.  ``init`` is sent once, before the first
+command that needs it (after the parameters, as Hub GUIs do).
+
+Connection checks for any Hub engine: :func:`protocol.hub_conformance.run_hub_checks`.
+"""
+from __future__ import annotations
+
+import queue
+import re
+import time
+from dataclasses import dataclass
+from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from draughts_engine.errors import DraughtsError
+from draughts_engine.game import Game
+from draughts_engine.position import Position
+from draughts_engine.variants import UnknownVariantError, Variant, get_variant
+
+from protocol.client import (
+    ClientStateError,
+    CommandRejectedError,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    GoResult,
+    InfoReport,
+    LogTarget,
+    OptionSpec,
+    ProcessTransport,
+    ProtocolError,
+    StreamTransport,
+    Transcript,
+    Transport,
+)
+from protocol.commands import GoLimits
+from protocol.hub import (
+    HubSyntaxError,
+    format_hub_line,
+    hub_pos,
+    parse_hub_line,
+    parse_hub_move_text,
+)
+
+__all__ = ["HubEngine", "HubParam", "parse_hub_info", "hub_level_pairs", "EngineError",
+           "EngineTimeoutError", "EngineTerminatedError", "ProtocolError", "CommandRejectedError",
+           "ClientStateError"]
+
+_TYPE_TO_OPTION = {"bool": "check", "int": "spin", "real": "string", "string": "string",
+                   "enum": "combo"}
+
+
+@dataclass(frozen=True)
+class HubParam:
+    """One ``param`` line of the ``hub`` reply (all fields as text)."""
+
+    name: str
+    value: str = ""
+    type: str = "string"
+    min: Optional[str] = None
+    max: Optional[str] = None
+    values: Tuple[str, ...] = ()
+
+    def as_option(self) -> OptionSpec:
+        """The same parameter in the terms of :class:`protocol.client.OptionSpec`."""
+        def to_int(text: Optional[str]) -> Optional[int]:
+            try:
+                return int(text) if text is not None else None
+            except ValueError:
+                return None
+        kind = _TYPE_TO_OPTION.get(self.type, "string")
+        low, high = (to_int(self.min), to_int(self.max)) if kind == "spin" else (None, None)
+        return OptionSpec(self.name, kind, self.value, low, high, self.values)
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower()
+
+
+def parse_hub_info(line: str, position: Optional[Position] = None) -> InfoReport:
+    """An ``info`` line as an :class:`InfoReport`; PV moves become PDN when ``position`` is given.
+
+    A score of at least 90 men in absolute value is a forced result found ``p`` plies away,
+    written +-(100 - p/100) (Scan's convention); it becomes ``score_mate`` in moves.
+    Raises :class:`ProtocolError` for a malformed line or value.
+    """
+    try:
+        command, pairs = parse_hub_line(line)
+    except HubSyntaxError as exc:
+        raise ProtocolError(f"malformed info line {line!r}: {exc}") from None
+    if command != "info":
+        raise ProtocolError(f"not an info line: {line!r}")
+    values: Dict[str, Any] = {}
+    args: Dict[str, str] = {name: value for name, value in pairs if value is not None}
+    try:
+        if args.get("depth") is not None:
+            values["depth"] = int(args["depth"])
+        if args.get("nodes") is not None:
+            values["nodes"] = int(args["nodes"])
+        if args.get("time") is not None:
+            values["time_ms"] = int(round(float(args["time"]) * 1000))
+        if args.get("nps") is not None:
+            text = args["nps"]
+            values["nps"] = int(round(float(text) * 1e6)) if "." in text else int(text)
+        if args.get("score") is not None:
+            men = float(args["score"])
+            if abs(men) >= 90.0:
+                plies = max(1, int(round((100.0 - abs(men)) * 100)))
+                values["score_mate"] = (plies + 1) // 2 if men > 0 else -(plies // 2) or -1
+            else:
+                values["score_cp"] = int(round(men * 100))
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(f"malformed value in info line {line!r}: {exc}") from None
+    pv_text = args.get("pv")
+    if pv_text:
+        tokens = pv_text.split()
+        values["pv"] = tuple(_pv_to_pdn(position, tokens) if position is not None else tokens)
+    return InfoReport(**values)
+
+
+def _pv_to_pdn(position: Position, tokens: Sequence[str]) -> List[str]:
+    out: List[str] = []
+    for token in tokens:
+        try:
+            move = parse_hub_move_text(position, token)
+        except DraughtsError:
+            break  # the rest cannot be replayed
+        out.append(move.pdn())
+        position = position.play_raw(move.raw)
+    return out
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000.0:.3f}".rstrip("0").rstrip(".") or "0"
+
+
+def hub_level_pairs(limits: GoLimits, white_to_move: bool) -> List[Tuple[str, object]]:
+    """The ``level`` arguments for ``limits`` (empty when the limits set nothing).
+
+    Hub's ``time`` excludes the increment of the coming move (the engine adds it first), so
+    ``time = own clock - increment``, as Hub GUIs send it.
+    """
+    pairs: List[Tuple[str, object]] = []
+    if limits.infinite:
+        return [("infinite", None)]
+    if limits.depth is not None:
+        pairs.append(("depth", limits.depth))
+    if limits.nodes is not None:
+        pairs.append(("nodes", limits.nodes))
+    if limits.movetime is not None:
+        pairs.append(("move-time", _seconds(limits.movetime)))
+    if limits.wtime is not None and limits.btime is not None:
+        own = limits.wtime if white_to_move else limits.btime
+        inc = (limits.winc if white_to_move else limits.binc) or 0
+        if limits.movestogo is not None:
+            pairs.append(("moves", limits.movestogo))
+        pairs.append(("time", _seconds(max(0, own - inc))))
+        if inc:
+            pairs.append(("inc", _seconds(inc)))
+    return pairs
+
+
+@dataclass
+class _HubSearch:
+    limits: GoLimits
+    root: Position
+    on_info: Optional[Callable[[InfoReport], None]]
+    infos: List[InfoReport]
+    result: Optional[GoResult] = None
+
+
+class HubEngine:
+    """A synchronous connection to one Hub engine (see the module docstring).
+
+    Keyword arguments and timeouts are those of :class:`protocol.client.Engine`, plus
+    ``variant`` (the rules assumed until ``set_option("Variant", ...)``; default International,
+    Hub's ``normal``).
+    """
+
+    def __init__(self, transport: Transport, *, log: LogTarget = None, strict: bool = True,
+                 timeout: float = 10.0, go_margin: float = 2.0, search_timeout: float = 60.0,
+                 quit_timeout: float = 2.0, transcript_lines: int = 40,
+                 variant: Union[str, Variant] = "international") -> None:
+        self.strict = strict
+        self.timeout = timeout
+        self.go_margin = go_margin
+        self.search_timeout = search_timeout
+        self.quit_timeout = quit_timeout
+        self.variant: Variant = get_variant(variant)
+        self.id: Dict[str, str] = {}
+        self.params: Dict[str, HubParam] = {}
+        self.options: Dict[str, OptionSpec] = {}
+        self.position_now: Position = Position.start(self.variant)
+        self._transport = transport
+        self._transcript = Transcript(transcript_lines, log)
+        self._inbox: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._eof = False
+        self._closed = False
+        self._initialised = False
+        self._returncode: Optional[int] = None
+        self._search: Optional[_HubSearch] = None
+        transport.start(self._on_line, self._on_stderr)
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def popen(cls, command: Sequence[str], *, cwd: Optional[str] = None,
+              env: Optional[Mapping[str, str]] = None, handshake: bool = True,
+              **options: Any) -> "HubEngine":
+        """Start ``command`` and (by default) do the ``hub`` handshake; reaped if that fails."""
+        transport = ProcessTransport.spawn(command, cwd=cwd, env=env)
+        return cls._connect(transport, handshake, options)
+
+    @classmethod
+    def attach(cls, to_engine: IO[Any], from_engine: IO[Any], *, stderr: Optional[IO[Any]] = None,
+               handshake: bool = True, **options: Any) -> "HubEngine":
+        """Talk to a Hub engine through existing streams (binary or text)."""
+        return cls._connect(StreamTransport(to_engine, from_engine, stderr), handshake, options)
+
+    @classmethod
+    def _connect(cls, transport: Transport, handshake: bool, options: Dict[str, Any]) -> "HubEngine":
+        engine = cls(transport, **options)
+        if handshake:
+            try:
+                engine.handshake()
+            except BaseException:
+                engine.quit()
+                raise
+        return engine
+
+    def __enter__(self) -> "HubEngine":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<HubEngine {self.id.get('name', '?')!r} closed={self._closed}>"
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def transcript(self) -> Tuple[str, ...]:
+        return self._transcript.lines()
+
+    @property
+    def stderr_lines(self) -> Tuple[str, ...]:
+        return self._transcript.stderr_lines()
+
+    @property
+    def searching(self) -> bool:
+        return self._search is not None
+
+    @property
+    def returncode(self) -> Optional[int]:
+        return self._returncode
+
+    @property
+    def protocol_version(self) -> Optional[int]:
+        return None
+
+    # ------------------------------------------------------------------ raw lines
+
+    def send_raw(self, line: Union[str, bytes]) -> None:
+        """Send ``line`` plus LF (bytes verbatim); :class:`EngineTerminatedError` once it is gone."""
+        if isinstance(line, bytes):
+            data, shown = line, line.decode("utf-8", "backslashreplace")
+        else:
+            if "\n" in line:
+                raise ValueError(f"a Hub line cannot contain LF: {line!r}")
+            data, shown = (line + "\n").encode("utf-8", "surrogateescape"), line
+        if self._closed:
+            raise ClientStateError("the engine connection is closed", self.transcript)
+        self._transcript.add(">", shown if len(shown) <= 200 else shown[:200] + "...")
+        try:
+            self._transport.write(data)
+        except (OSError, ValueError) as exc:
+            raise EngineTerminatedError(f"cannot write to the engine: {exc}", self.transcript,
+                                        self._transport.poll_exit(0.5)) from None
+
+    def read_line(self, timeout: Optional[float] = None) -> str:
+        """The next line the engine wrote, uninterpreted."""
+        return self._next_line(self._deadline(timeout), "a line")
+
+    # ------------------------------------------------------------------ commands
+
+    def handshake(self, timeout: Optional[float] = None) -> None:
+        """``hub`` until ``wait``: fills :attr:`id`, :attr:`params` and :attr:`options`."""
+        deadline = self._deadline(timeout)
+        self.send_raw("hub")
+        ids: Dict[str, str] = {}
+        params: Dict[str, HubParam] = {}
+        while True:
+            line = self._next_line(deadline, "wait")
+            command, pairs = self._parsed(line)
+            if command == "wait":
+                break
+            if command == "id":
+                ids.update({k: v if v is not None else "" for k, v in pairs})
+            elif command == "param":
+                args = {k: v for k, v in pairs}
+                name = args.get("name")
+                if not name:
+                    self._unexpected(line, "(a param line without name)")
+                    continue
+                values = tuple((args.get("values") or "").split())
+                params[name] = HubParam(name, args.get("value") or "", args.get("type") or "string",
+                                        args.get("min"), args.get("max"), values)
+            elif command:
+                self._unexpected(line, "during the hub handshake")
+        self.id = ids
+        self.params = params
+        self.options = {name: p.as_option() for name, p in params.items()}
+
+    def init(self, timeout: Optional[float] = None) -> None:
+        """``init`` -> ``ready`` (done once; later calls do nothing)."""
+        if self._initialised:
+            return
+        self._require_idle()
+        deadline = self._deadline(timeout)
+        numbering = self.param("numbering")
+        if numbering is not None and "pdn" in numbering.values and numbering.value != "pdn":
+            # our engine in Hub mode: PDN square numbers for 8x8 moves, whatever the variant
+            self.send_raw(format_hub_line("set-param", ("name", numbering.name), ("value", "pdn")))
+        self.send_raw("init")
+        while True:
+            line = self._next_line(deadline, "ready")
+            command, pairs = self._parsed(line)
+            if command == "ready":
+                break
+            if command == "error":
+                raise CommandRejectedError(dict(pairs).get("message") or line, self.transcript)
+            # anything else is information the GUI ignores (Hub v2)
+        self._initialised = True
+
+    def param(self, name: str) -> Optional[HubParam]:
+        """The engine's parameter for ``name``: case-insensitive, ``MoveOverhead`` = ``move-overhead``."""
+        wanted = {name.casefold(), _kebab(name)}
+        return next((p for n, p in self.params.items() if n.casefold() in wanted), None)
+
+    def option(self, name: str) -> Optional[OptionSpec]:
+        """Like :meth:`protocol.client.Engine.option`: the parameter as an OptionSpec, or None."""
+        param = self.param(name)
+        return None if param is None else param.as_option()
+
+    def is_ready(self, timeout: Optional[float] = None) -> None:
+        """``ping`` -> ``pong``; an ``error`` line before it raises CommandRejectedError."""
+        self._await_pong(self._deadline(timeout))
+
+    def set_option(self, name: str, value: Union[str, int, bool, None] = None,
+                   timeout: Optional[float] = None) -> None:
+        """``set-param name=... value=...`` confirmed by ``ping``; ``Variant`` picks the engine's value."""
+        self._require_idle()
+        if name.casefold() == "variant":
+            self._set_variant(str(value), timeout)
+            return
+        param = self.param(name)
+        hub_name = param.name if param is not None else name
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        else:
+            text = "" if value is None else str(value)
+        self._command(format_hub_line("set-param", ("name", hub_name), ("value", text)), timeout)
+
+    def _set_variant(self, value: str, timeout: Optional[float]) -> None:
+        try:
+            variant = get_variant(value)
+        except UnknownVariantError as exc:
+            raise CommandRejectedError(f"set-param: {exc}", self.transcript) from None
+        param = self.param("variant")
+        if param is None:
+            if variant.name != "international":
+                raise CommandRejectedError(f"set-param: the engine has no variant parameter, so it "
+                                           f"plays International only, not {variant.name}",
+                                           self.transcript)
+            self.variant = variant
+            self.position_now = Position.start(variant)
+            return
+        choices = list(param.values) or [variant.name]
+        exact = [v for v in choices if v.lower() == variant.name]
+        aliases = []
+        for candidate in choices:
+            try:
+                if get_variant(candidate) is variant:
+                    aliases.append(candidate)
+            except UnknownVariantError:
+                pass
+        if not exact and not aliases:
+            raise CommandRejectedError(f"set-param: the engine's variant values ({' '.join(choices)}) "
+                                       f"have none for {variant.name}", self.transcript)
+        hub_value = (exact or aliases)[0]
+        self._command(format_hub_line("set-param", ("name", param.name), ("value", hub_value)),
+                      timeout)
+        self.variant = variant
+        self.position_now = Position.start(variant)
+
+    def new_game(self, timeout: Optional[float] = None) -> None:
+        """``new-game`` (clears the engine's hash), confirmed by ``ping``."""
+        self.init(timeout)
+        self._command("new-game", timeout)
+
+    def position(self, fen: Optional[str] = None, moves: Sequence[str] = (),
+                 timeout: Optional[float] = None) -> None:
+        """``pos pos=... moves="..."`` for a FEN (None: the start position) and PDN moves."""
+        self.init(timeout)
+        try:
+            game = Game(self.variant, fen=fen) if fen else Game(self.variant)
+            start_text = hub_pos(game.position)
+            hub_moves = [game.push(text).hub() for text in moves]
+        except DraughtsError as exc:
+            raise CommandRejectedError(f"position: {exc}", self.transcript) from None
+        pairs: List[Tuple[str, object]] = [("pos", start_text)]
+        if hub_moves:
+            pairs.append(("moves", " ".join(hub_moves)))
+        self._command(format_hub_line("pos", *pairs), timeout)
+        self.position_now = game.position
+
+    # ------------------------------------------------------------------ searching
+
+    def go(self, limits: GoLimits = GoLimits(), *, timeout: Optional[float] = None,
+           on_info: Optional[Callable[[InfoReport], None]] = None) -> GoResult:
+        """``level`` + ``go think`` and wait for ``done``; the moves come back as PDN text."""
+        if limits.infinite or limits.ponder:
+            raise ValueError("go(infinite/ponder) never ends by itself: use start_search()")
+        self.start_search(limits, on_info=on_info)
+        return self.wait_bestmove(timeout)
+
+    def start_search(self, limits: GoLimits = GoLimits(), *,
+                     on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
+        """Send ``level`` and ``go think|ponder|analyze`` (analyze for infinite) and return."""
+        self._require_idle()
+        self.init()
+        pairs = hub_level_pairs(limits, self.position_now.white_to_move)
+        if pairs:
+            self.send_raw(format_hub_line("level", *pairs))
+        mode = "ponder" if limits.ponder else "analyze" if limits.infinite else "think"
+        self.send_raw(f"go {mode}")
+        self._search = _HubSearch(limits, self.position_now, on_info, [])
+
+    def go_infinite(self, *, on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
+        self.start_search(GoLimits(infinite=True), on_info=on_info)
+
+    def ponderhit(self) -> None:
+        """``ponder-hit``: the ponder search becomes a normal search."""
+        search = self._require_search()
+        self.send_raw("ponder-hit")
+        search.limits = GoLimits(**{**vars(search.limits), "ponder": False})
+
+    def stop(self, timeout: Optional[float] = None) -> GoResult:
+        """``stop`` the running search and return its result."""
+        search = self._require_search()
+        if search.result is None:
+            self.send_raw("stop")
+        return self._await_done(self._deadline(timeout))
+
+    def wait_bestmove(self, timeout: Optional[float] = None) -> GoResult:
+        """Wait for the running search's ``done`` (default: its time limit plus ``go_margin``)."""
+        search = self._require_search()
+        if timeout is None:
+            timeout = self._search_budget(search.limits)
+        return self._await_done(time.monotonic() + timeout)
+
+    # ------------------------------------------------------------------ ending
+
+    def quit(self) -> Optional[int]:
+        """``quit`` and reap the engine (quit, then terminate, then kill); idempotent."""
+        if self._closed:
+            return self._returncode
+        try:
+            self.send_raw("quit")
+        except EngineError:
+            pass
+        self._closed = True
+        self._search = None
+        self._returncode = self._transport.close(self.quit_timeout)
+        self._transcript.add("#", f"closed, exit status {self._returncode}")
+        return self._returncode
+
+    # ------------------------------------------------------------------ internals
+
+    def _on_line(self, line: Optional[str]) -> None:
+        if line is None:
+            self._transcript.add("#", "end of engine output")
+        else:
+            self._transcript.add("<", line)
+        self._inbox.put(line)
+
+    def _on_stderr(self, line: str) -> None:
+        self._transcript.add("!", line)
+
+    def _deadline(self, timeout: Optional[float]) -> float:
+        return time.monotonic() + (self.timeout if timeout is None else timeout)
+
+    def _next_line(self, deadline: float, waiting_for: str) -> str:
+        while not self._eof:
+            try:
+                line = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise EngineTimeoutError(f"timed out waiting for {waiting_for}",
+                                         self.transcript) from None
+            if line is None:
+                self._eof = True
+                break
+            if line.strip():
+                return line
+        code = self._transport.poll_exit(0.5)
+        status = "" if code is None else f" (exit status {code})"
+        raise EngineTerminatedError(
+            f"the engine ended its output while waiting for {waiting_for}{status}",
+            self.transcript, code)
+
+    def _parsed(self, line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
+        try:
+            return parse_hub_line(line)
+        except HubSyntaxError as exc:
+            if self.strict:
+                raise ProtocolError(f"malformed line {line!r}: {exc}", self.transcript) from None
+            return "", []
+
+    def _unexpected(self, line: str, context: str) -> None:
+        if self.strict:
+            raise ProtocolError(f"unexpected line {line!r} {context}", self.transcript)
+
+    def _route_search_line(self, command: str, pairs: List[Tuple[str, Optional[str]]],
+                           line: str) -> bool:
+        """Give ``info``/``done`` to the running search; False if it is not for it."""
+        search = self._search
+        if search is None or search.result is not None or command not in ("info", "done"):
+            return False
+        if command == "info":
+            try:
+                report = parse_hub_info(line, search.root)
+            except ProtocolError as exc:
+                if self.strict:
+                    raise ProtocolError(exc.message, self.transcript) from None
+                return True
+            search.infos.append(report)
+            if search.on_info is not None:
+                search.on_info(report)
+            return True
+        args = [(k, v) for k, v in pairs]
+        if self.strict and args and args[0][0] != "move":
+            raise ProtocolError(f"done must start with move=: {line!r}", self.transcript)
+        values = {k: v for k, v in args}
+        best_text, ponder_text = values.get("move"), values.get("ponder")
+        best = ponder = None
+        if best_text:
+            try:
+                move = parse_hub_move_text(search.root, best_text)
+            except DraughtsError as exc:
+                raise ProtocolError(f"done move={best_text} is not a legal move: {exc}",
+                                    self.transcript) from None
+            best = move.pdn()
+            if ponder_text:
+                try:
+                    ponder = parse_hub_move_text(search.root.play_raw(move.raw), ponder_text).pdn()
+                except DraughtsError:
+                    ponder = None
+        search.result = GoResult(best, ponder, tuple(search.infos))
+        return True
+
+    def _await_done(self, deadline: float) -> GoResult:
+        search = self._require_search()
+        while search.result is None:
+            line = self._next_line(deadline, "done (the bestmove)")
+            command, pairs = self._parsed(line)
+            if self._route_search_line(command, pairs, line):
+                continue
+            if command == "error":
+                self._search = None
+                raise CommandRejectedError(dict(pairs).get("message") or line, self.transcript)
+            if command not in ("pong", ""):
+                self._unexpected(line, "during a search")
+        self._search = None
+        return search.result
+
+    def _await_pong(self, deadline: float) -> None:
+        self.send_raw("ping")
+        rejected: Optional[str] = None
+        while True:
+            line = self._next_line(deadline, "pong")
+            command, pairs = self._parsed(line)
+            if command == "pong":
+                break
+            if self._route_search_line(command, pairs, line):
+                continue
+            if command == "error":
+                if rejected is None:
+                    rejected = dict(pairs).get("message") or line
+            elif command in ("info", "done"):
+                continue  # late lines of a search the client gave up on
+            elif command:
+                self._unexpected(line, "before pong")
+        if rejected is not None:
+            raise CommandRejectedError(rejected, self.transcript)
+
+    def _command(self, line: str, timeout: Optional[float]) -> None:
+        self._require_idle()
+        deadline = self._deadline(timeout)
+        self.send_raw(line)
+        self._await_pong(deadline)
+
+    def _search_budget(self, limits: GoLimits) -> float:
+        budgets: List[float] = []
+        if limits.movetime is not None:
+            budgets.append(limits.movetime / 1000)
+        if limits.wtime is not None and limits.btime is not None:
+            increment = max(limits.winc or 0, limits.binc or 0)
+            budgets.append((max(limits.wtime, limits.btime) + increment) / 1000)
+        return min(budgets) + self.go_margin if budgets else self.search_timeout
+
+    def _require_idle(self) -> None:
+        if self._search is not None:
+            raise ClientStateError("a search is running: stop it first", self.transcript)
+
+    def _require_search(self) -> _HubSearch:
+        if self._search is None:
+            raise ClientStateError("no search is running", self.transcript)
+        return self._search
