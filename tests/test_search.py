@@ -15,7 +15,8 @@ from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.classic import alphabeta, minimax, negamax, negascout
 from draughts_engine.search.draughts_state import DraughtsState
-from draughts_engine.search.engine import (ALGORITHMS, Engine, UnknownAlgorithmError, bench)
+from draughts_engine.search.engine import (ALGORITHMS, Engine, UnknownAlgorithmError, bench,
+                                           capture_test)
 from draughts_engine.search.generic import search_game_state
 from draughts_engine.search.interface import LOSS, MATE_BOUND, WIN, GameState
 from draughts_engine.search.limits import (InvalidLimitsError, SearchInfo, SearchLimits,
@@ -29,13 +30,14 @@ DATA = Path(__file__).parent / "data"
 VARIANTS = variant_names()
 
 
-def random_positions(variant: str, count: int, seed: int, kings: bool = True) -> List[Position]:
+def random_positions(variant: str, count: int, seed: int, kings: bool = True,
+                     max_plies: int = 40) -> List[Position]:
     """Positions reached by seeded random play from the start (not finished)."""
     rng = random.Random(seed)
     out: List[Position] = []
     while len(out) < count:
         position = Position.start(variant)
-        for _ in range(rng.randrange(4, 40)):
+        for _ in range(rng.randrange(4, max_plies)):
             moves = position.raw_moves()
             if not moves:
                 break
@@ -160,6 +162,18 @@ def test_pruned_search_is_never_worse_than_reference_by_much() -> None:
             best = reference_score(position, 3)
             chosen = -reference_score(position.play(result.best_move), 2)
             assert chosen >= best - 60, (position.fen(), result.best_move.pdn())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_capture_test_matches_the_generator(variant: str) -> None:
+    kings_seen = 0
+    for position in random_positions(variant, 150, seed=31, max_plies=150):
+        test = capture_test(position.generator)
+        w, b, k, _ = position.raw
+        kings_seen += k != 0
+        for wtm in (True, False):
+            assert test(w, b, k, wtm) == position.generator.has_capture(w, b, k, wtm), position.fen()
+    assert kings_seen > 10
 
 
 # ---------------------------------------------------------------------------

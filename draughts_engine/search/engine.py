@@ -42,7 +42,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..bitboard import popcount
 from ..evaluate import evaluation_names, evaluator
 from ..move import Move
-from ..movegen import RawMove
+from ..movegen import MoveGenerator, RawMove
 from ..position import Position
 from .classic import SEARCHES
 from .draughts_state import DraughtsState
@@ -100,6 +100,46 @@ def _lmr_table() -> Tuple[Tuple[int, ...], ...]:
 
 
 _LMR = _lmr_table()
+
+
+def capture_test(generator: MoveGenerator) -> Callable[[int, int, int, bool], bool]:
+    """A fast ``generator.has_capture`` (same contract) for the search's hot loops.
+
+    Men and short kings are tested on whole-board masks (a jump is "opponent
+    one step away, empty square behind it", each step a fixed shift in the
+    padded layout); only a side with flying kings goes to the generator.
+    """
+    variant = generator.variant
+    board = generator.geometry.board
+    half = generator.geometry.half
+    half1 = half + 1
+    slow = generator.has_capture
+    flying = variant.flying_kings
+    backwards = variant.men_capture_backwards
+
+    def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own, opp = white, black
+        else:
+            own, opp = black, white
+        own_kings = own & kings
+        if own_kings and flying:
+            return slow(white, black, kings, white_to_move)
+        if backwards or own_kings:
+            every_way = own if backwards else own_kings
+            if ((((every_way >> half) & opp) >> half) | (((every_way >> half1) & opp) >> half1)
+                    | (((every_way << half) & opp) << half)
+                    | (((every_way << half1) & opp) << half1)) & empty:
+                return True
+            if backwards:
+                return False
+        men = own ^ own_kings
+        if white_to_move:
+            return ((((men >> half) & opp) >> half) | (((men >> half1) & opp) >> half1)) & empty != 0
+        return ((((men << half) & opp) << half) | (((men << half1) & opp) << half1)) & empty != 0
+
+    return has_capture
 
 
 def _has_quiet(board: int, half: int, white: int, black: int, kings: int, white_to_move: bool) -> bool:
@@ -259,7 +299,7 @@ class _PvsSearch:
         variant = position.variant
         moves_of = gen.moves
         play = gen.play
-        has_capture = gen.has_capture
+        has_capture = capture_test(gen)
         evaluate = evaluator(engine.evaluation, variant).evaluate
         board = gen.geometry.board
         half = gen.geometry.half
@@ -277,6 +317,9 @@ class _PvsSearch:
         for key in list(hist):  # age the history between searches
             hist[key] >>= 2
         hist_get = hist.get
+
+        def history_key(m: RawMove) -> int:
+            return hist_get(m[0] - m[1], 0)
         killers: List[List[Optional[RawMove]]] = [[None, None] for _ in range(MAX_PLY + 2)]
         pvt: List[tuple] = [()] * (MAX_PLY + 2)
         lmr = _LMR
@@ -463,7 +506,7 @@ class _PvsSearch:
                     if not majority:
                         moves.sort(key=lambda m: pc(m[2]) + pc(m[2] & k), reverse=True)
                 else:
-                    moves.sort(key=lambda m: hist_get(m[0] - m[1], 0), reverse=True)
+                    moves.sort(key=history_key, reverse=True)
                     kl = killers[ply]
                     for killer in (kl[1], kl[0]):
                         if killer is not None and killer != tt_move and killer in moves:
