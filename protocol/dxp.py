@@ -383,6 +383,10 @@ class DxpFollower:
                 break
         self._abort_search()
         try:
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the reader thread, sends the FIN
+        except OSError:
+            pass
+        try:
             self.sock.close()
         except OSError:
             pass

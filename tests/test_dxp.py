@@ -1,0 +1,434 @@
+"""DamExchange follower (PROTOCOL.md section 11): the message codec with its fixed field widths,
+frames, the follower against scripted initiators (whole games, take-backs, game ends, chat,
+malformed frames, bursts, a peer that disconnects) and the real process over loopback."""
+from __future__ import annotations
+
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Iterator, List, Optional, Tuple
+
+import pytest
+
+from draughts_engine.game import Game
+from draughts_engine.move import Move
+from draughts_engine.position import Position
+from draughts_engine.search.limits import SearchResult
+from protocol import dxp
+from protocol.dxp import (BackAccept, BackRequest, Chat, DxpFormatError, DxpSettings, FrameError,
+                          FrameReader, GameAccept, GameEnd, GameRequest, MoveMessage, dxp_position,
+                          encode_back_accept, encode_back_request, encode_chat, encode_game_accept,
+                          encode_game_end, encode_game_request, encode_move, fen_from_dxp,
+                          parse_message)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START = Position.start("international")
+
+
+class FakeEngine:
+    """Plays the first legal move at once (or after ``delay``, unless stopped)."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self.searches: List[Tuple[Position, object]] = []
+        self.new_games = 0
+
+    def search(self, position, limits, history=(), on_info=None, stop=None):
+        self.searches.append((position, limits))
+        end = time.monotonic() + self.delay
+        while time.monotonic() < end and not (stop is not None and stop.is_set()):
+            time.sleep(0.002)
+        move = position.legal_moves()[0]
+        return SearchResult(move, None, 0, None, 1, 1, 1, 1, (move,))
+
+    def new_game(self) -> None:
+        self.new_games += 1
+
+
+# --------------------------------------------------------------------------- codec
+
+def test_spec_examples_decode_with_exact_field_widths() -> None:
+    assert parse_message("M0012061100") == MoveMessage(12, 6, 11, ())
+    assert parse_message("M001205250422122320") == MoveMessage(12, 5, 25, (22, 12, 23, 20))
+    request = parse_message("R01Tornado voor Windows 4.0        W060065A")
+    assert request == GameRequest(1, "Tornado voor Windows 4.0", "W", 60, 65, "A")
+    assert parse_message("ATornado voor Windows 4.0        0") == GameAccept("Tornado voor Windows 4.0", "0")
+    assert parse_message("E00") == GameEnd("0", "0")
+    assert parse_message("B005Z") == BackRequest(5, "Z")
+    assert parse_message("K1") == BackAccept("1")
+    assert parse_message("CWhat about move 35?") == Chat("What about move 35?")
+
+
+def test_encoders_write_the_fixed_layouts() -> None:
+    request = encode_game_request("Z", 5, 75, name="initiator")
+    assert request == "R01" + "initiator".ljust(32) + "Z005075A" and len(request) == 43
+    with_position = encode_game_request("W", 0, 0, START)
+    assert len(with_position) == 94 and with_position[42:44] == "BW"
+    assert with_position[44:] == "z" * 20 + "e" * 10 + "w" * 20
+    accept = encode_game_accept("0", "x" * 40)
+    assert accept == "A" + "x" * 32 + "0"
+    game = Game("international", fen="W:W28:B23,13")
+    capture = game.legal_moves()[0]
+    assert encode_move(capture, 3.4) == "M0003280802" + "1323"
+    assert encode_move(START.legal_moves()[0], 12345) == f"M9999{START.legal_moves()[0].start:02d}" \
+        f"{START.legal_moves()[0].end:02d}00"
+    assert (encode_game_end("1"), encode_back_request(12, "W"), encode_back_accept("2")) == ("E10", "B012W", "K2")
+    assert encode_chat("hé\nllo") == "Ch  llo"
+
+
+def test_positions_round_trip_and_accept_b_for_black() -> None:
+    text = dxp_position(START)
+    assert text == "W" + "z" * 20 + "e" * 10 + "w" * 20
+    assert Position.from_fen(fen_from_dxp(text[0], text[1:]), "international") == START
+    kings = Position.from_fen("B:WK3,40:BK47,12", "international")
+    text = dxp_position(kings)
+    assert text[0] == "Z" and text[3] == "W" and text[47] == "Z"
+    assert Position.from_fen(fen_from_dxp("Z", text[1:].replace("z", "b")), "international") == kings
+    with pytest.raises(ValueError, match="square 1"):
+        fen_from_dxp("W", "x" + "e" * 49)
+
+
+@pytest.mark.parametrize("frame, header", [
+    ("R01short", "R"),
+    ("R01" + " " * 32 + "X005075A", "R"),
+    ("R01" + " " * 32 + "W0x5075A", "R"),
+    ("R01" + " " * 32 + "W005075C", "R"),
+    ("R01" + " " * 32 + "W005075BW" + "e" * 49, "R"),
+    ("M00120611", "M"),
+    ("M0012061101", "M"),
+    ("M00120611012", "M"),
+    ("M00a2061100", "M"),
+    ("E0", "E"),
+    ("E000", "E"),
+    ("B05Z", "B"),
+    ("B005Q", "B"),
+    ("K", "K"),
+    ("A" + "x" * 10 + "0", "A"),
+    ("Xhello", "X"),
+    ("M0012061100\x7f", "M"),
+])
+def test_malformed_frames_raise_with_their_header(frame: str, header: str) -> None:
+    with pytest.raises(DxpFormatError) as info:
+        parse_message(frame)
+    assert info.value.header == header
+
+
+class _ChunkSocket:
+    def __init__(self, chunks: List[bytes]) -> None:
+        self.chunks = list(chunks)
+
+    def recv(self, size: int) -> bytes:
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+def test_frame_reader_handles_bursts_split_frames_and_overlong_frames() -> None:
+    reader = FrameReader(_ChunkSocket([b"E00\0C hi\0M00", b"12061100\0", b"\0K0"]))  # type: ignore[arg-type]
+    assert [reader.read() for _ in range(5)] == ["E00", "C hi", "M0012061100", "", None]
+    long = FrameReader(_ChunkSocket([b"C" + b"x" * 3000]), max_frame=1024)  # type: ignore[arg-type]
+    with pytest.raises(FrameError):
+        long.read()
+    junk = FrameReader(_ChunkSocket([b"C\xff\0"]))  # type: ignore[arg-type]
+    assert junk.read() == "C\x7f"
+
+
+# --------------------------------------------------------------------------- the follower, in process
+
+class Initiator:
+    """A scripted DXP initiator on a socket."""
+
+    def __init__(self, address: Tuple[str, int]) -> None:
+        self.sock = socket.create_connection(address, timeout=10)
+        self.reader = FrameReader(self.sock)
+
+    def send(self, *frames: str) -> None:
+        self.sock.sendall(b"".join(frame.encode() + b"\0" for frame in frames))
+
+    def read(self) -> Optional[str]:
+        return self.reader.read()
+
+    def read_message(self):
+        frame = self.read()
+        assert frame is not None, "the follower closed the connection"
+        return parse_message(frame)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class Follower:
+    """``dxp.serve`` on a free loopback port, in a thread, with a fake engine."""
+
+    def __init__(self, engine: Optional[FakeEngine] = None, settings: Optional[DxpSettings] = None,
+                 once: bool = False) -> None:
+        self.engine = engine or FakeEngine()
+        self.stop = threading.Event()
+        self.log: List[str] = []
+        ready = threading.Event()
+        box: List[Tuple[str, int]] = []
+        self.thread = threading.Thread(target=dxp.serve, args=(settings or DxpSettings(),), kwargs=dict(
+            port=0, once=once, engine_factory=lambda s: self.engine, log=self.log.append,
+            ready=lambda address: (box.append(address), ready.set()), stop=self.stop), daemon=True)
+        self.thread.start()
+        assert ready.wait(5)
+        self.address = box[0]
+
+    def connect(self) -> Initiator:
+        return Initiator(self.address)
+
+
+@pytest.fixture
+def follower() -> Iterator[Follower]:
+    f = Follower()
+    yield f
+    f.stop.set()
+    f.thread.join(5)
+
+
+def _legal(position: Position, message: MoveMessage) -> Move:
+    matches = [m for m in position.legal_moves() if m.start == message.start and m.end == message.end
+               and sorted(m.captured) == sorted(message.captured)]
+    assert len(matches) == 1, (message, [m.pdn() for m in position.legal_moves()])
+    return matches[0]
+
+
+def play_game(peer: Initiator, game: Game, initiator_white: bool, seed: int = 1,
+              max_plies: int = 400) -> GameEnd:
+    """Random moves for the initiator until someone ends the game; returns the follower's E."""
+    rng = random.Random(seed)
+    while game.ply < max_plies:
+        if game.position.white_to_move == initiator_white:
+            moves = game.position.legal_moves()
+            if not moves:
+                peer.send(encode_game_end("1"))
+                reply = peer.read_message()
+                assert isinstance(reply, GameEnd) and reply.reason == "0"
+                return reply
+            move = rng.choice(moves)
+            game.push(move)
+            peer.send(encode_move(move, 1))
+        else:
+            message = peer.read_message()
+            if isinstance(message, GameEnd):
+                peer.send(encode_game_end("0"))
+                return message
+            assert isinstance(message, MoveMessage), message
+            game.push(_legal(game.position, message))
+    raise AssertionError("the game did not end")
+
+
+def test_follower_plays_complete_games_with_either_colour(follower: Follower) -> None:
+    peer = follower.connect()
+    peer.send(encode_game_request("Z", 10, 0))
+    accept = peer.read_message()
+    assert accept == GameAccept(dxp.FOLLOWER_NAME, "0")
+    game = Game("international")
+    end = play_game(peer, game, initiator_white=True)
+    assert end.reason in "0123" and end.stop == "0"
+    peer.send(encode_game_request("W", 0, 50))  # follower White moves at once
+    assert peer.read_message().code == "0"
+    game = Game("international")
+    play_game(peer, game, initiator_white=False, seed=2)
+    assert follower.engine.new_games == 2
+    peer.send("E01")
+    assert peer.read() is None  # the follower acknowledged earlier; stop code 1 closes
+    peer.close()
+
+
+def test_follower_loses_with_no_moves_and_says_so(follower: Follower) -> None:
+    peer = follower.connect()
+    # White (the initiator) takes Black's last man: the follower, to move, has lost ("I lose")
+    blocked = Position.from_fen("W:W33,32:B28", "international")
+    peer.send(encode_game_request("Z", 1, 0, blocked))
+    assert peer.read_message().code == "0"
+    game = Game("international", fen=blocked.fen())
+    capture = game.legal_moves()[0]
+    peer.send(encode_move(capture))
+    end = peer.read_message()
+    assert end == GameEnd("1", "0")
+    peer.send("E00")
+    peer.send(encode_game_request("W", 1, 0))
+    assert peer.read_message().code == "0"  # a new game after the acknowledgement
+    assert isinstance(peer.read_message(), MoveMessage)
+    peer.close()
+
+
+def test_game_requests_that_cannot_be_played_are_declined(follower: Follower) -> None:
+    peer = follower.connect()
+    peer.send("R02" + "x".ljust(32) + "W005000A")
+    assert peer.read_message().code == "1"
+    peer.send("R0a" + "x".ljust(32) + "W005000A")
+    assert peer.read_message().code == "1"
+    peer.send("R01" + "x".ljust(32) + "Q005000A")
+    assert peer.read_message().code == "2"
+    peer.send("R01" + "x".ljust(32) + "W005000BW" + "w" * 50)  # white men on its promotion row
+    assert peer.read_message().code == "2"
+    no_moves = Position.from_fen("W:W46:B41,37", "international")  # no legal move for White
+    assert not no_moves.legal_moves()
+    peer.send(encode_game_request("W", 5, 0, no_moves))
+    assert peer.read_message().code == "2"
+    peer.send(encode_game_request("Z", 5, 0))
+    assert peer.read_message().code == "0"
+    peer.close()
+
+
+def test_take_back_is_accepted_by_undoing(follower: Follower) -> None:
+    peer = follower.connect()
+    peer.send(encode_game_request("Z", 5, 0))
+    assert peer.read_message().code == "0"
+    game = Game("international")
+    for _ in range(3):
+        move = game.position.legal_moves()[-1]
+        game.push(move)
+        peer.send(encode_move(move))
+        game.push(_legal(game.position, peer.read_message()))
+    peer.send(encode_back_request(2, "W"))  # back to move 2, White (the initiator) to move
+    assert peer.read_message() == BackAccept("0")
+    game.undo(game.ply - 2)
+    move = game.position.legal_moves()[0]
+    game.push(move)
+    peer.send(encode_move(move))
+    reply = peer.read_message()
+    assert isinstance(reply, MoveMessage)
+    assert follower.engine.searches[-1][0] == game.position
+    peer.send(encode_back_request(2, "Z"))  # the follower to move: it moves again at once
+    assert peer.read_message() == BackAccept("0")
+    assert isinstance(peer.read_message(), MoveMessage)
+    peer.send(encode_back_request(99, "W"))
+    assert peer.read_message() == BackAccept("2")
+    peer.close()
+
+
+def test_chat_bad_moves_and_unknown_messages(follower: Follower) -> None:
+    peer = follower.connect()
+    peer.send("Chello", "Xnonsense")
+    reply = peer.read_message()
+    assert isinstance(reply, Chat) and "unknown message type" in reply.text
+    peer.send(encode_move(START.legal_moves()[0]))
+    assert "no game" in peer.read_message().text
+    peer.send(encode_game_request("Z", 5, 0))
+    assert peer.read_message().code == "0"
+    peer.send("M0000325000")  # not a legal move
+    assert "illegal move" in peer.read_message().text
+    assert peer.read_message() == GameEnd("0", "0")
+    peer.send("E00")
+    peer.send(encode_game_request("Z", 5, 0))
+    assert peer.read_message().code == "0"
+    peer.send("M00003228")  # malformed
+    assert "bad move message" in peer.read_message().text
+    assert peer.read_message() == GameEnd("0", "0")
+    peer.close()
+
+
+def test_initiator_game_end_is_acknowledged_during_the_search() -> None:
+    f = Follower(FakeEngine(delay=5.0))
+    try:
+        peer = f.connect()
+        peer.send(encode_game_request("W", 5, 0))
+        assert peer.read_message().code == "0"
+        time.sleep(0.1)  # the follower is thinking
+        started = time.monotonic()
+        peer.send("E20")
+        assert peer.read_message() == GameEnd("0", "0")
+        assert time.monotonic() - started < 2
+        peer.send("E21")  # no game: nothing to acknowledge, but stop code 1 closes
+        assert peer.read() is None
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+
+
+def test_bursts_and_a_disconnecting_peer_do_not_stop_the_follower() -> None:
+    f = Follower(FakeEngine(delay=0.2))
+    try:
+        peer = f.connect()
+        first = START.legal_moves()[0]
+        peer.send(encode_game_request("Z", 5, 0), "Chi", encode_move(first))  # one burst
+        assert peer.read_message().code == "0"
+        game = Game("international")
+        game.push(first)
+        game.push(_legal(game.position, peer.read_message()))
+        peer.send(encode_move(game.position.legal_moves()[0]))
+        peer.close()  # gone in the middle of the follower's search
+        again = f.connect()
+        again.send(encode_game_request("Z", 5, 0))
+        assert again.read_message().code == "0"
+        again.sock.sendall(b"C" + b"y" * 5000)  # a frame without end
+        assert "closing" in again.read_message().text
+        assert again.read() is None
+        third = f.connect()  # still serving
+        third.send(encode_game_request("Z", 5, 0))
+        assert third.read_message().code == "0"
+        third.close()
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    assert not f.thread.is_alive()
+
+
+def test_time_management_follows_the_game_request() -> None:
+    engine = FakeEngine()
+    f = Follower(engine)
+    try:
+        peer = f.connect()
+        peer.send(encode_game_request("W", 2, 50))
+        assert peer.read_message().code == "0"
+        peer.read_message()
+        limits = engine.searches[-1][1]
+        assert limits.wtime_ms == 120000 and limits.movestogo == 50
+        peer.send(encode_game_request("W", 0, 0))
+        assert peer.read_message().code == "0"
+        peer.read_message()
+        assert engine.searches[-1][1].movetime_ms == 1000  # no thinking time: the default per move
+        peer.close()
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    fixed = Follower(FakeEngine(), DxpSettings(depth=3))
+    try:
+        peer = fixed.connect()
+        peer.send(encode_game_request("W", 5, 0))
+        assert peer.read_message().code == "0"
+        peer.read_message()
+        assert fixed.engine.searches[-1][1].depth == 3
+        peer.close()
+    finally:
+        fixed.stop.set()
+        fixed.thread.join(5)
+
+
+# --------------------------------------------------------------------------- the real process
+
+def test_real_process_plays_a_complete_game_over_loopback() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "protocol", "--dxp", "--port", "0", "--depth", "2",
+                             "--once"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode()
+        match = re.match(r"dxp: listening on (127\.0\.0\.1):(\d+)", line)
+        assert match, line
+        peer = Initiator((match.group(1), int(match.group(2))))
+        peer.send(encode_game_request("Z", 5, 0, START))  # a B request with the start position
+        assert peer.read_message() == GameAccept(dxp.FOLLOWER_NAME, "0")
+        game = Game("international")
+        end = play_game(peer, game, initiator_white=True, seed=5)
+        assert game.result().is_over or end.reason == "0"
+        peer.send("E01")
+        assert peer.read() is None
+        peer.close()
+        assert proc.wait(10) == 0
+        assert proc.stderr is not None and proc.stderr.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_command_line_rejects_bad_options() -> None:
+    proc = subprocess.run([sys.executable, "-m", "protocol", "--dxp", "--depth", "0"], cwd=ROOT,
+                          capture_output=True, timeout=30)
+    assert proc.returncode == 2 and b"--depth" in proc.stderr
