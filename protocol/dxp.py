@@ -626,7 +626,14 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
             log(f"connection from {peer[0]}:{peer[1]}")
             if engine is None:
                 engine = engine_factory(settings)
-            DxpFollower(conn, engine, settings, log).run()
+            try:
+                DxpFollower(conn, engine, settings, log).run()
+            except Exception as exc:  # a bug ends this connection, not the follower
+                log(f"connection failed: {exc!r}")
+                try:
+                    conn.close()
+                except OSError:
+                    pass
             if once:
                 break
     finally:

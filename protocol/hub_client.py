@@ -25,6 +25,7 @@ Connection checks for any Hub engine: :func:`protocol.hub_conformance.run_hub_ch
 """
 from __future__ import annotations
 
+import dataclasses
 import queue
 import re
 import time
@@ -463,7 +464,7 @@ class HubEngine:
         """``ponder-hit``: the ponder search becomes a normal search."""
         search = self._require_search()
         self.send_raw("ponder-hit")
-        search.limits = GoLimits(**{**vars(search.limits), "ponder": False})
+        search.limits = dataclasses.replace(search.limits, ponder=False)
 
     def stop(self, timeout: Optional[float] = None) -> GoResult:
         """``stop`` the running search and return its result."""
