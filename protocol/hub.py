@@ -419,8 +419,12 @@ class HubServer:
             if time.monotonic() - self._last_line >= self.line_gap:
                 self._pending_info = None
                 self._paced_send(line)
-            else:
-                self._pending_info = line
+                return
+            if self._pending_info is None:  # written a gap later unless replaced or flushed first
+                timer = threading.Timer(self.line_gap, self.flush_info)
+                timer.daemon = True
+                timer.start()
+            self._pending_info = line
 
     def flush_info(self) -> None:
         with self._send_lock:
