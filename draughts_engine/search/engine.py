@@ -73,7 +73,7 @@ INFINITY = WIN + 1
 ASPIRATION = 40       # half-width of the first aspiration window (centi-men)
 PRUNE_DEPTH = 3       # static pruning only this close to the horizon ...
 RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
-FUTILITY_MARGIN = 150  # ... at depth 1 fail low if eval + FUTILITY_MARGIN <= alpha
+FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
 
 
 class UnknownAlgorithmError(ValueError):
@@ -90,7 +90,7 @@ def _lmr_table() -> Tuple[Tuple[int, ...], ...]:
     for depth in range(64):
         row = []
         for index in range(64):
-            if depth < 3 or index < 2:
+            if depth < 2 or index < 2:
                 row.append(0)
             else:
                 r = int(1.0 + math.log(depth) * math.log(index) / 1.5)
@@ -499,7 +499,7 @@ class _PvsSearch:
                     ev = evaluate(w, b, k, wtm)
                     if ev - RFP_MARGIN * depth >= beta:
                         return ev
-                    if depth == 1 and ev + FUTILITY_MARGIN <= alpha:
+                    if ev + FUTILITY_MARGINS[depth] <= alpha:
                         return ev
             if n > 1:
                 if capture:
@@ -533,13 +533,11 @@ class _PvsSearch:
                     score = -node(nw, nb, nk, nwtm, d1, -beta, -alpha, ply + 1, nrev)
                 else:
                     r = 0
-                    if prune and depth >= 3 and i >= 2 and not capture and m != kl[0] and m != kl[1]:
+                    if prune and depth >= 2 and i >= 2 and not capture and m != kl[0] and m != kl[1]:
                         if threatened is None:
                             threatened = has_capture(w, b, k, nwtm)
                         if not threatened and not has_capture(nw, nb, nk, nwtm):
                             r = lmr[depth if depth < 64 else 63][i if i < 64 else 63]
-                            if pv and r > 1:
-                                r -= 1
                     score = -node(nw, nb, nk, nwtm, d1 - r, -alpha - 1, -alpha, ply + 1, nrev)
                     if r and score > alpha:
                         score = -node(nw, nb, nk, nwtm, d1, -alpha - 1, -alpha, ply + 1, nrev)
