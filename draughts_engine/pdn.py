@@ -217,6 +217,10 @@ def iter_games(text: str, variant: Union[Variant, str, None] = None,
                 yield game  # the previous game ended without a result token
                 game, tags, have_content = None, {}, False
             name, value = _parse_tag(word, source, line)
+            if game is None and name in tags:
+                # A tag seen twice: the previous game had tags only (no moves, no result).
+                yield new_game(line)
+                tags = {}
             tags[name] = value
             continue
         if game is None:

@@ -2205,7 +2205,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="draughts-conformance",
         description="Check an engine against the protocol contract (PROTOCOL.md).",
-        epilog="example: draughts-conformance --only 13-22 -- python3 -m protocol",
+        epilog="examples: draughts-conformance --only 13-22 -- python3 -m protocol\n"
+               "          draughts-conformance --hub -- scan hub",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--variant", default="english",
                         help=f"rules to test with: {', '.join(variant_names())} (default english)")
@@ -2223,6 +2225,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
     parser.add_argument("--verbose", action="store_true",
                         help="show every line exchanged as it happens")
+    parser.add_argument("--hub", action="store_true",
+                        help="check a Hub v2 engine instead (only --timeout applies)")
     parser.add_argument("command", nargs=argparse.REMAINDER,
                         help="the engine command, after --")
     return parser
@@ -2267,8 +2271,14 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     Returns 0 when no check failed, 1 when one did, 2 for a usage error.
     """
     out = sys.stdout if out is None else out
+    args = list(sys.argv[1:] if argv is None else argv)
+    options = args[:args.index("--")] if "--" in args else args
+    if "--hub" in options:  # judge a Hub engine instead (PROTOCOL.md section 10)
+        from .hub_conformance import main as hub_main
+        args.remove("--hub")
+        return hub_main(args)
     try:
-        config, list_only = parse_args(sys.argv[1:] if argv is None else argv)
+        config, list_only = parse_args(args)
     except UsageError as exc:
         sys.stderr.write(f"draughts-conformance: {exc}\n")
         return 2

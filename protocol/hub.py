@@ -372,9 +372,7 @@ class HubServer:
     """Speaks Hub v2 on behalf of ``server`` until ``quit`` or end of input (PROTOCOL.md 10)."""
 
     def __init__(self, server, silence_stderr: Optional[bool] = None) -> None:
-        from .server import _EOF
         self.server = server
-        self._eof = _EOF
         self.job: Optional[_HubSearch] = None
         self._job_lock = threading.Lock()
         self.level = _Level()
@@ -384,7 +382,6 @@ class HubServer:
         self.detected: Optional[str] = None  # the numbering seen in this game's moves (auto)
         self.game = Game(self.variant)
         real_process = server.stdin is getattr(sys.stdin, "buffer", None)
-        self._real_process = real_process
         self._silence = real_process if silence_stderr is None else silence_stderr
         self._log_file: Optional[IO[str]] = None
         self._send_lock = threading.Lock()
@@ -473,8 +470,8 @@ class HubServer:
         self._hub([])
         status = 0
         while True:
-            item = self.server._lines.get()
-            if item is self._eof:
+            item = self.server.next_item()
+            if item is None:
                 self._end_search(wait=1.0)
                 break
             if isinstance(item, LineError):
@@ -487,14 +484,11 @@ class HubServer:
         return status
 
     def _leave(self, status: int) -> None:
+        """Flush; the server's ``main`` ends the process (it knows about the reader thread)."""
         try:
             self.server.stdout.flush()
         except (OSError, ValueError):
             pass
-        if self._real_process:
-            # The reader thread may sit in a blocking read of stdin; an interpreter
-            # shutdown would trip over it, so leave at once (as protocol.server.main does).
-            os._exit(status)
 
     def _dispatch(self, line: str) -> bool:
         """Handle one line; True when the server must exit."""

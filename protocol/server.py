@@ -20,7 +20,7 @@ import queue
 import sys
 import threading
 import traceback
-from typing import BinaryIO, Callable, Dict, List, Optional, TextIO
+from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Union
 
 from draughts_engine import __version__
 from draughts_engine.search.limits import SearchInfo, SearchLimits
@@ -122,7 +122,7 @@ class Server:
             cmd.UciNewGame: self._ucinewgame, cmd.Position: self._position, cmd.Move: self._move,
             cmd.Undo: self._undo, cmd.Go: self._go, cmd.Stop: self._stop,
             cmd.PonderHit: self._ponderhit, cmd.Display: self._display, cmd.Perft: self._perft,
-            cmd.Eval: self._eval, cmd.Bench: self._bench, cmd.Hub: self._hub,
+            cmd.Eval: self._eval, cmd.Bench: self._bench,
         }
 
     # ---- output ---------------------------------------------------------------
@@ -174,6 +174,12 @@ class Server:
             if self._dispatch(item):
                 return 0
 
+    def next_item(self) -> Union[str, cmd.LineError, None]:
+        """The next input line (waiting for it), a :class:`LineError` for a bad line,
+        or None at end of input.  For protocol modes that take over the session (Hub)."""
+        item = self._lines.get()
+        return None if item is _EOF else item  # type: ignore[return-value]
+
     def _read_loop(self) -> None:
         reader = cmd.LineReader(self.stdin)
         while True:
@@ -206,9 +212,13 @@ class Server:
         if isinstance(command, cmd.Quit):
             self._quit()
             return True
-        if isinstance(command, cmd.Hub) and not first:
-            self.error("hub: only valid as the first command")
-            return False
+        if isinstance(command, cmd.Hub):
+            if not first:
+                self.error("hub: only valid as the first command")
+                return False
+            from .hub import HubServer
+            HubServer(self).run()  # Hub v2 for the rest of the session (PROTOCOL.md 10)
+            return True
         if self.job is not None and not command.allowed_during_search:
             self.error(f"busy: {command.word} during search")
             return False
@@ -334,10 +344,6 @@ class Server:
         if self._engine is not None:
             self._engine.new_game()
 
-    def _hub(self, _: cmd.Hub) -> None:
-        from .hub import HubServer
-        HubServer(self).run()
-        raise SystemExit(0)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

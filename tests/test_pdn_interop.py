@@ -173,3 +173,11 @@ def test_english_and_international_result_tokens() -> None:
             if len(set(found)) >= 2:
                 break
         assert found and set(found) <= set(tokens)
+
+
+def test_a_game_with_tags_only_stays_a_game_of_its_own():
+    from draughts_engine.pdn import read_games
+    games = read_games('[Event "a"]\n[White "x"]\n\n[Event "b"]\n1. 11-15 *\n')
+    assert [g.tags.get("Event") for g in games] == ["a", "b"]
+    assert [len(g.moves) for g in games] == [0, 1]
+    assert "White" not in games[1].tags
