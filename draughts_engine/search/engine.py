@@ -28,8 +28,13 @@ only for the result and the reports.  Its parts:
 * limits: depth, nodes, move time, clock (via :mod:`.timeman`), ``stop``
   (polled every :data:`POLL_NODES` nodes), ``infinite``, ``ponder``.
 
-The classic searches of :mod:`.classic` are available by name (fixed depth,
-run on :class:`~.draughts_state.DraughtsState`).
+The classic searches of :mod:`.classic` are available by name: they search
+:class:`~.draughts_state.DraughtsState` to ``limits.depth`` (default
+:data:`DEFAULT_CLASSIC_DEPTH`), report one :class:`~.limits.SearchInfo`, and
+ignore every other limit and ``stop`` (they cannot be interrupted).
+
+Not modelled in the search: the lone-king ending move limits of the draw
+rules (the game record applies them), and contempt (a draw scores 0).
 """
 from __future__ import annotations
 
@@ -52,7 +57,7 @@ from .timeman import deadlines
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = ["Engine", "UnknownAlgorithmError", "ALGORITHMS", "MAX_DEPTH", "DEFAULT_CLASSIC_DEPTH",
-           "POLL_NODES", "BenchResult", "BENCH_POSITIONS", "BENCH_DEPTH", "bench"]
+           "POLL_NODES", "BenchResult", "BENCH_POSITIONS", "BENCH_DEPTH", "bench", "capture_test"]
 
 ALGORITHMS = ("pvs", "minimax", "negamax", "alphabeta", "negascout")
 """Search algorithms by name: the engine's own, then the textbook family."""
