@@ -333,7 +333,8 @@ class _PvsSearch:
         MATE = MATE_BOUND
         history = self.history
         base = len(history) - 1
-        path: List[Optional[tuple]] = history + [None] * (MAX_PLY + 2)
+        # Room for MAX_PLY plies of main search plus the capture chains after them.
+        path: List[Optional[tuple]] = history + [None] * (MAX_PLY + 128)
         root_rev = base
         root = position.raw
 
@@ -426,10 +427,10 @@ class _PvsSearch:
                 # A capture is threatened: let the side to move answer it.
                 best = -INFINITY
                 nwtm = not wtm
+                path[base + ply] = (w, b, k, wtm)
                 for m in moves_of(w, b, k, wtm):
                     nw, nb, nk = play(w, b, k, wtm, m)
                     nrev = rev + 1 if k & m[0] else 0
-                    path[base + ply] = (w, b, k, wtm)
                     score = -quiesce(nw, nb, nk, nwtm, -beta, -alpha, ply + 1, nrev, False)
                     if score > best:
                         best = score
@@ -449,7 +450,7 @@ class _PvsSearch:
             otherwise exact.  Raises _Abort when the search must end.
             """
             nonlocal nodes, seldepth
-            if depth <= 0:
+            if depth <= 0 or ply >= MAX_PLY:
                 return quiesce(w, b, k, wtm, alpha, beta, ply, rev, True)
             nodes += 1
             if nodes >= next_poll:
