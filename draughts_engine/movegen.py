@@ -268,7 +268,11 @@ class MoveGenerator:
 
         def count_captures(white: int, black: int, kings: int, white_to_move: bool,
                            sources: int) -> int:
-            """``len(all_captures(...))`` without building the one-piece captures."""
+            """``len(all_captures(...))`` without building the one-piece captures.
+
+            ``sources`` may hold pieces that cannot capture (e.g. all the side's
+            pieces): they simply add nothing.
+            """
             if white_to_move:
                 opp = black
             else:
@@ -457,16 +461,14 @@ class MoveGenerator:
                 if own_kings:
                     if jl | jr | ((((own_kings << half1) & black) << half1) & empty) \
                             | ((((own_kings << half) & black) << half) & empty):
-                        return count_captures(white, black, kings, True,
-                                              capture_sources(white, black, kings, True))
+                        return count_captures(white, black, kings, True, white)
                     return (popcount((white >> half1) & empty) + popcount((white >> half) & empty)
                             + popcount((own_kings << half1) & empty)
                             + popcount((own_kings << half) & empty))
                 if jl | jr:
                     onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
                     if (jl | jr) & onward:
-                        return count_captures(white, black, kings, True,
-                                              capture_sources(white, black, kings, True))
+                        return count_captures(white, black, kings, True, white)
                     return popcount(jl) + popcount(jr)
                 return popcount((white >> half1) & empty) + popcount((white >> half) & empty)
             own_kings = black & kings
@@ -475,16 +477,14 @@ class MoveGenerator:
             if own_kings:
                 if jl | jr | ((((own_kings >> half1) & white) >> half1) & empty) \
                         | ((((own_kings >> half) & white) >> half) & empty):
-                    return count_captures(white, black, kings, False,
-                                          capture_sources(white, black, kings, False))
+                    return count_captures(white, black, kings, False, black)
                 return (popcount((black << half1) & empty) + popcount((black << half) & empty)
                         + popcount((own_kings >> half1) & empty)
                         + popcount((own_kings >> half) & empty))
             if jl | jr:
                 onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
                 if (jl | jr) & onward:
-                    return count_captures(white, black, kings, False,
-                                          capture_sources(white, black, kings, False))
+                    return count_captures(white, black, kings, False, black)
                 return popcount(jl) + popcount(jr)
             return popcount((black << half1) & empty) + popcount((black << half) & empty)
 
