@@ -82,6 +82,31 @@ class MoveGenerator:
         black_step_left, black_step_right = (step_table(half1, False, bottom),
                                              step_table(half, False, bottom))
 
+        # The same for one forward jump of a man, keyed by its landing bit
+        # (used by the English family, whose men only capture forwards).
+        def jump_table(shift: int, up: bool, crown: int) -> Dict[int, RawMove]:
+            table = {}
+            for index in range(geo.bit_count_total):
+                land = 1 << index
+                victim, origin = (land << shift, land << 2 * shift) if up else \
+                    (land >> shift, land >> 2 * shift)
+                if land & board and victim & board and origin & board:
+                    table[land] = (origin, land, victim, land & crown != 0)
+            return table
+
+        white_jumps = jump_table(half1, True, top), jump_table(half, True, top)
+        black_jumps = jump_table(half1, False, bottom), jump_table(half, False, bottom)
+
+        def hop_table(jumps: Tuple[Dict[int, RawMove], ...]) -> Dict[int, tuple]:
+            """``{from bit: ((victim bit, landing bit), ...)}`` of the forward jumps."""
+            hops: Dict[int, tuple] = {}
+            for table in jumps:
+                for origin, land, victim, _ in table.values():
+                    hops[origin] = hops.get(origin, ()) + ((victim, land),)
+            return hops
+
+        white_hops, black_hops = hop_table(white_jumps), hop_table(black_jumps)
+
         # ---- capture search (depth-first over jumps) -------------------------
         def king_jumps(origin: int, index: int, came: int, captured: int, opp: int,
                        empty: int, path: tuple, out: list, paths: Optional[dict],
@@ -298,6 +323,59 @@ class MoveGenerator:
                     return len(set(m for m in out if popcount(m[2]) == best))
             return singles + len(set(out))
 
+        # ---- captures of forward-only men (English family) ----------------------
+        # Such a man climbs two rows per jump, so a chain never meets a square,
+        # a victim or the way back twice: the chains of a position do not depend
+        # on what was already captured, no two chains are the same move, and a
+        # man crowned on the far row has nothing left to jump.  ``onward`` is the
+        # mask of squares from which a man of the side to move can jump.
+
+        def short_men_captures(land_left: int, land_right: int, opp: int, empty: int,
+                               onward: int, jumps: tuple, hops: dict, crown: int,
+                               out: list) -> None:
+            """Append the men's captures whose first jumps land on ``land_left``
+            (by ``half + 1``) and ``land_right`` (by ``half``) to ``out``."""
+            append = out.append
+            for land, table in ((land_left, jumps[0]), (land_right, jumps[1])):
+                while land:
+                    b = land & -land
+                    land ^= b
+                    if not b & onward:
+                        append(table[b])
+                        continue
+                    origin, _, captured, _ = table[b]
+                    chains = [(b, captured)]
+                    while chains:
+                        at, captured = chains.pop()
+                        if at & onward:
+                            for victim, to in hops[at]:
+                                if opp & victim and empty & to:
+                                    chains.append((to, captured | victim))
+                        else:
+                            append((origin, at, captured, at & crown != 0))
+
+        def count_short_men_captures(land_left: int, land_right: int, opp: int, empty: int,
+                                     onward: int, up: bool) -> int:
+            """``len`` of what :func:`short_men_captures` would append, on whole-board
+            masks: ``frontier`` holds one mask per way the chains have come, so a
+            square reached by two chains is in two of them."""
+            n = 0
+            frontier = [land_left, land_right]
+            while frontier:
+                ahead = []
+                for land in frontier:
+                    goes_on = land & onward
+                    n += popcount(land ^ goes_on)
+                    if goes_on:
+                        if up:
+                            ahead.append((((goes_on >> half1) & opp) >> half1) & empty)
+                            ahead.append((((goes_on >> half) & opp) >> half) & empty)
+                        else:
+                            ahead.append((((goes_on << half1) & opp) << half1) & empty)
+                            ahead.append((((goes_on << half) & opp) << half) & empty)
+                frontier = ahead
+            return n
+
         # ---- fast tests on whole-board masks ----------------------------------
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
             """Mask of the side to move's pieces that can start a capture (0: none).
@@ -436,9 +514,10 @@ class MoveGenerator:
             """:func:`count_after` for forward-only men and short kings (English family).
 
             The move is made inline (the same steps as :func:`play`): this is
-            the innermost loop of perft.  The common cases (no capture; men's
-            one-piece captures) are counted on whole-board masks in one call;
-            everything else goes to :func:`count_captures`.
+            the innermost loop of perft.  Without kings of the side to move,
+            everything is counted on whole-board masks (capture chains by
+            :func:`count_short_men_captures`); a side with kings and a capture
+            goes to :func:`count_captures`.
             """
             origin, dest, captured, promotes = move
             if captured:
@@ -468,7 +547,7 @@ class MoveGenerator:
                 if jl | jr:
                     onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
                     if (jl | jr) & onward:
-                        return count_captures(white, black, kings, True, white)
+                        return count_short_men_captures(jl, jr, black, empty, onward, True)
                     return popcount(jl) + popcount(jr)
                 return popcount((white >> half1) & empty) + popcount((white >> half) & empty)
             own_kings = black & kings
@@ -484,7 +563,7 @@ class MoveGenerator:
             if jl | jr:
                 onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
                 if (jl | jr) & onward:
-                    return count_captures(white, black, kings, False, black)
+                    return count_short_men_captures(jl, jr, white, empty, onward, False)
                 return popcount(jl) + popcount(jr)
             return popcount((black << half1) & empty) + popcount((black << half) & empty)
 
@@ -500,11 +579,18 @@ class MoveGenerator:
             empty = board ^ white ^ black
             if white_to_move:
                 own_kings = white & kings
-                if ((((white >> half1) & black) >> half1) | (((white >> half) & black) >> half)) & empty \
-                        or (own_kings and ((((own_kings << half1) & black) << half1)
-                                           | (((own_kings << half) & black) << half)) & empty):
-                    return all_captures(white, black, kings, True,
-                                        capture_sources(white, black, kings, True), None)
+                jl = (((white >> half1) & black) >> half1) & empty
+                jr = (((white >> half) & black) >> half) & empty
+                if own_kings:
+                    if jl | jr or ((((own_kings << half1) & black) << half1)
+                                   | (((own_kings << half) & black) << half)) & empty:
+                        return all_captures(white, black, kings, True,
+                                            capture_sources(white, black, kings, True), None)
+                elif jl | jr:
+                    out = []
+                    onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
+                    short_men_captures(jl, jr, black, empty, onward, white_jumps, white_hops, top, out)
+                    return out
                 men = white ^ own_kings
                 out = []
                 append = out.append
@@ -521,11 +607,19 @@ class MoveGenerator:
                     append(step_right[b])
             else:
                 own_kings = black & kings
-                if ((((black << half1) & white) << half1) | (((black << half) & white) << half)) & empty \
-                        or (own_kings and ((((own_kings >> half1) & white) >> half1)
-                                           | (((own_kings >> half) & white) >> half)) & empty):
-                    return all_captures(white, black, kings, False,
-                                        capture_sources(white, black, kings, False), None)
+                jl = (((black << half1) & white) << half1) & empty
+                jr = (((black << half) & white) << half) & empty
+                if own_kings:
+                    if jl | jr or ((((own_kings >> half1) & white) >> half1)
+                                   | (((own_kings >> half) & white) >> half)) & empty:
+                        return all_captures(white, black, kings, False,
+                                            capture_sources(white, black, kings, False), None)
+                elif jl | jr:
+                    out = []
+                    onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
+                    short_men_captures(jl, jr, white, empty, onward, black_jumps, black_hops, bottom,
+                                       out)
+                    return out
                 men = black ^ own_kings
                 out = []
                 append = out.append
