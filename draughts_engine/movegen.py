@@ -355,25 +355,28 @@ class MoveGenerator:
                             append((origin, at, captured, at & crown != 0))
 
         def count_short_men_captures(land_left: int, land_right: int, opp: int, empty: int,
-                                     onward: int, up: bool) -> int:
+                                     up: bool) -> int:
             """``len`` of what :func:`short_men_captures` would append, on whole-board
-            masks: ``frontier`` holds one mask per way the chains have come, so a
-            square reached by two chains is in two of them."""
+            masks: ``frontier`` holds one mask per way the chains have come (still to
+            be extended), so a square reached by two chains is in two of them."""
+            if up:
+                onward = (((empty << half1) & opp) << half1) | (((empty << half) & opp) << half)
+            else:
+                onward = (((empty >> half1) & opp) >> half1) | (((empty >> half) & opp) >> half)
             n = 0
             frontier = [land_left, land_right]
+            pop, push = frontier.pop, frontier.append
             while frontier:
-                ahead = []
-                for land in frontier:
-                    goes_on = land & onward
-                    n += popcount(land ^ goes_on)
-                    if goes_on:
-                        if up:
-                            ahead.append((((goes_on >> half1) & opp) >> half1) & empty)
-                            ahead.append((((goes_on >> half) & opp) >> half) & empty)
-                        else:
-                            ahead.append((((goes_on << half1) & opp) << half1) & empty)
-                            ahead.append((((goes_on << half) & opp) << half) & empty)
-                frontier = ahead
+                land = pop()
+                goes_on = land & onward
+                n += popcount(land ^ goes_on)
+                if goes_on:
+                    if up:
+                        push((((goes_on >> half1) & opp) >> half1) & empty)
+                        push((((goes_on >> half) & opp) >> half) & empty)
+                    else:
+                        push((((goes_on << half1) & opp) << half1) & empty)
+                        push((((goes_on << half) & opp) << half) & empty)
             return n
 
         # ---- fast tests on whole-board masks ----------------------------------
@@ -520,52 +523,67 @@ class MoveGenerator:
             goes to :func:`count_captures`.
             """
             origin, dest, captured, promotes = move
-            if captured:
-                kings &= ~captured
-            if kings & origin:
-                kings ^= origin ^ dest
+            if kings:
+                if captured:
+                    kings &= ~captured
+                if kings & origin:
+                    kings ^= origin ^ dest
+                elif promotes:
+                    kings |= dest
             elif promotes:
-                kings |= dest
+                kings = dest
+            # One branch per side, each written out: ``left``/``right`` are the
+            # squares the side's men step to (before masking), shared by the
+            # capture test and the quiet count.
             if mover_is_white:
                 white ^= origin ^ dest
-                black ^= captured
-            else:
-                white ^= captured
-                black ^= origin ^ dest
-            empty = board ^ white ^ black
-            if not mover_is_white:
-                own_kings = white & kings
-                jl = (((white >> half1) & black) >> half1) & empty
-                jr = (((white >> half) & black) >> half) & empty
+                if captured:
+                    black ^= captured
+                empty = board ^ white ^ black
+                own_kings = black & kings if kings else 0
+                left, right = black << half1, black << half
                 if own_kings:
-                    if jl | jr | ((((own_kings << half1) & black) << half1) & empty) \
-                            | ((((own_kings << half) & black) << half) & empty):
-                        return count_captures(white, black, kings, True, white)
-                    return (popcount((white >> half1) & empty) + popcount((white >> half) & empty)
-                            + popcount((own_kings << half1) & empty)
-                            + popcount((own_kings << half) & empty))
-                if jl | jr:
-                    onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
-                    if (jl | jr) & onward:
-                        return count_short_men_captures(jl, jr, black, empty, onward, True)
+                    if ((((left & white) << half1) | ((right & white) << half)
+                         | (((own_kings >> half1) & white) >> half1)
+                         | (((own_kings >> half) & white) >> half)) & empty):
+                        return count_captures(white, black, kings, False, black)
+                    return (popcount(left & empty) + popcount(right & empty)
+                            + popcount((own_kings >> half1) & empty)
+                            + popcount((own_kings >> half) & empty))
+                jl, jr = (left & white) << half1, (right & white) << half
+                if (jl | jr) & empty:
+                    jl &= empty
+                    jr &= empty
+                    land = jl | jr
+                    if ((((land << half1) & white) << half1) | (((land << half) & white) << half)) \
+                            & empty:
+                        return count_short_men_captures(jl, jr, white, empty, False)
                     return popcount(jl) + popcount(jr)
-                return popcount((white >> half1) & empty) + popcount((white >> half) & empty)
-            own_kings = black & kings
-            jl = (((black << half1) & white) << half1) & empty
-            jr = (((black << half) & white) << half) & empty
+                return popcount(left & empty) + popcount(right & empty)
+            if captured:
+                white ^= captured
+            black ^= origin ^ dest
+            empty = board ^ white ^ black
+            own_kings = white & kings if kings else 0
+            left, right = white >> half1, white >> half
             if own_kings:
-                if jl | jr | ((((own_kings >> half1) & white) >> half1) & empty) \
-                        | ((((own_kings >> half) & white) >> half) & empty):
-                    return count_captures(white, black, kings, False, black)
-                return (popcount((black << half1) & empty) + popcount((black << half) & empty)
-                        + popcount((own_kings >> half1) & empty)
-                        + popcount((own_kings >> half) & empty))
-            if jl | jr:
-                onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
-                if (jl | jr) & onward:
-                    return count_short_men_captures(jl, jr, white, empty, onward, False)
+                if ((((left & black) >> half1) | ((right & black) >> half)
+                     | (((own_kings << half1) & black) << half1)
+                     | (((own_kings << half) & black) << half)) & empty):
+                    return count_captures(white, black, kings, True, white)
+                return (popcount(left & empty) + popcount(right & empty)
+                        + popcount((own_kings << half1) & empty)
+                        + popcount((own_kings << half) & empty))
+            jl, jr = (left & black) >> half1, (right & black) >> half
+            if (jl | jr) & empty:
+                jl &= empty
+                jr &= empty
+                land = jl | jr
+                if ((((land >> half1) & black) >> half1) | (((land >> half) & black) >> half)) \
+                        & empty:
+                    return count_short_men_captures(jl, jr, black, empty, True)
                 return popcount(jl) + popcount(jr)
-            return popcount((black << half1) & empty) + popcount((black << half) & empty)
+            return popcount(left & empty) + popcount(right & empty)
 
         def count_short(white: int, black: int, kings: int, white_to_move: bool) -> int:
             """:func:`count` for the English family (a null move, then the replies)."""
