@@ -246,3 +246,40 @@ def test_random_garbage_never_kills_the_server(engine: Engine) -> None:
                                                               "legal", "state", "eval", "readyok"))
                for line in answers)
     assert display(engine)["variant"] == "english"
+
+
+def _random_game_moves(variant: str, plies: int, seed: int) -> List[str]:
+    """A seeded game of exactly ``plies`` plies: random moves, preferring those that leave
+    the opponent no capture (so the game lasts); draw rules are ignored, as the protocol
+    accepts moves after a draw.  Tries further seeds until a game lasts long enough."""
+    while True:
+        rng = random.Random(seed)
+        game = Game(variant)
+        while game.ply < plies and game.legal_moves():
+            moves = game.legal_moves()
+            safe = [m for m in moves if not game.position.play_raw(m.raw).has_capture()]
+            game.push(rng.choice(safe or moves))
+        if game.ply == plies:
+            return [m.pdn() for m in game.moves]
+        seed += 1000
+
+
+def test_scripted_200_move_game_matches_direct_calls(engine: Engine) -> None:
+    moves = _random_game_moves("international", 200, seed=5)
+    engine.set_option("Variant", "international")
+    engine.position(moves=moves[:40])
+    played = 40
+    rng = random.Random(9)
+    while played < len(moves):
+        chunk = moves[played:played + rng.randint(1, 12)]
+        engine.play(chunk)
+        played += len(chunk)
+        back = rng.randint(0, min(3, played))
+        if back and played < len(moves):
+            engine.undo(back)
+            engine.play(moves[played - back:played])
+    game = Game("international")
+    game.push_all(moves)
+    d = display(engine)
+    assert d["fen"] == game.position.fen() and d["ply"] == "200"
+    assert d["state"] == ("ongoing" if not game.result().is_over else d["state"])
