@@ -290,7 +290,8 @@ class Position(Command):
     word: ClassVar[str] = "position"
 
     def __post_init__(self) -> None:
-        if self.fen is not None and (not is_fen_token(self.fen) or self.fen == "moves"):
+        if self.fen is not None and (not all(is_fen_token(part) for part in self.fen.split(" "))
+                                     or "moves" in self.fen.split(" ")):
             raise ArgumentError(self.word, f"bad fen '{show_token(self.fen)}'")
         object.__setattr__(self, "moves", tuple(self.moves))
         _check_moves(self.word, self.moves)
@@ -533,8 +534,12 @@ def _parse_position(line: str, spans: _Spans) -> Command:
     if spans[1][0] == "fen":
         if len(spans) < 3 or spans[2][0] == "moves":
             raise ArgumentError(word, "missing fen")
-        fen = spans[2][0]
-        index = 3
+        # The FEN runs to "moves" or the end: one token for draughts, several for
+        # the small games (e.g. "3/1x1/o2 x").
+        index = 2
+        while index < len(spans) and spans[index][0] != "moves":
+            index += 1
+        fen = " ".join(span[0] for span in spans[2:index])
     if index < len(spans):
         if spans[index][0] != "moves":
             raise ArgumentError(word, f"unexpected argument '{show_token(spans[index][0])}'")

@@ -161,7 +161,7 @@ BAD = [
     ("position fen moves 11-15", ArgumentError, "position: missing fen"),
     ("position fen \u00e9:W1", ArgumentError, "position: bad fen '\u00e9:W1'"),
     ("position startpos 11-15", ArgumentError, "position: unexpected argument '11-15'"),
-    ("position fen B:W1 B:B2", ArgumentError, "position: unexpected argument 'B:B2'"),
+    ("position fen moves 11-15", ArgumentError, "position: missing fen"),
     ("position startpos moves 11-15 bad!", ArgumentError, "position: malformed move 'bad!'"),
     ("position startpos moves (none)", ArgumentError, "position: malformed move '(none)'"),
     ("position startpos moves 11-", ArgumentError, "position: malformed move '11-'"),
@@ -271,7 +271,7 @@ def test_go_limits_properties():
 @pytest.mark.parametrize(
     "build, reason",
     [
-        (lambda: Position("a b"), "position: bad fen 'a b'"),
+        (lambda: Position("a\tb"), "position: bad fen 'a\\tb'"),
         (lambda: Position("moves"), "position: bad fen 'moves'"),
         (lambda: Position(None, ("11-15 19-23",)), "position: malformed move '11-15 19-23'"),
         (lambda: Move(()), "move: missing move"),
