@@ -152,15 +152,32 @@ class DraughtsSession(Session):
 
     def search(self, engine, limits: SearchLimits, on_info: InfoCallback,
                stop: threading.Event) -> Tuple[Optional[str], Optional[str]]:
+        last: List[Optional[SearchInfo]] = [None]
+
         def report(info: SearchInfo) -> None:
+            last[0] = info
             on_info(info, [m.pdn() for m in info.pv])
 
         result: SearchResult = engine.search(self.game.position, limits,
                                              history=self.game.search_history(),
                                              on_info=report, stop=stop)
+        shown = last[0]
+        if result.best_move is not None and result.pv and (
+                shown is None or not shown.pv or shown.pv[0] != result.best_move):
+            # Stopped inside an iteration that changed its mind: show the line played.
+            report(_final_info(result, engine))
         best = result.best_move.pdn() if result.best_move is not None else None
         ponder = result.ponder_move.pdn() if result.ponder_move is not None else None
         return best, ponder
+
+
+def _final_info(result: SearchResult, engine) -> SearchInfo:
+    """An ``info`` report of a search's result (for a line the iterations did not show)."""
+    nps = result.nodes * 1000 // result.time_ms if result.time_ms > 0 else result.nodes
+    hashfull = engine.hashfull() if hasattr(engine, "hashfull") else 0
+    return SearchInfo(depth=result.depth, seldepth=max(result.seldepth, result.depth),
+                      score_cp=result.score_cp, mate_in=result.mate_in, nodes=result.nodes,
+                      nps=nps, time_ms=result.time_ms, hashfull=hashfull, pv=tuple(result.pv))
 
 
 class _MoveTexts:
