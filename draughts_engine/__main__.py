@@ -56,5 +56,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
+def perft_main(argv: Optional[List[str]] = None) -> int:
+    """The ``draughts-perft`` console script: ``draughts-perft --variant english --depth 8``."""
+    return main(["perft"] + (sys.argv[1:] if argv is None else list(argv)))
+
+
 if __name__ == "__main__":
     sys.exit(main())
