@@ -673,6 +673,8 @@ def main(args: Optional[Sequence[str]] = None) -> int:
         parser.error("--movetime must be positive")
     if not 1 <= options.hash <= 1024:
         parser.error("--hash must be in 1..1024")
+    if not 0 <= options.port <= 65535:
+        parser.error("--port must be in 0..65535")
     settings = DxpSettings(variant=variant.name, hash_mb=options.hash, evaluation=options.eval,
                            depth=options.depth, nodes=options.nodes, move_time=options.movetime,
                            default_move_time=max(0.01, options.default_movetime))
@@ -686,7 +688,7 @@ def main(args: Optional[Sequence[str]] = None) -> int:
 
     try:
         return serve(settings, options.host, options.port, once=options.once, log=log, ready=ready)
-    except OSError as exc:
+    except (OSError, OverflowError) as exc:
         print(f"dxp: cannot listen on {options.host}:{options.port}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
