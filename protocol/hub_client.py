@@ -25,12 +25,9 @@ Connection checks for any Hub engine: :func:`protocol.hub_conformance.run_hub_ch
 """
 from __future__ import annotations
 
-import dataclasses
-import queue
 import re
-import time
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
@@ -40,17 +37,14 @@ from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 from protocol.client import (
     ClientStateError,
     CommandRejectedError,
+    EngineConnection,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
     GoResult,
     InfoReport,
-    LogTarget,
     OptionSpec,
-    ProcessTransport,
     ProtocolError,
-    StreamTransport,
-    Transcript,
     Transport,
 )
 from protocol.commands import GoLimits
@@ -189,7 +183,7 @@ class _HubSearch:
     result: Optional[GoResult] = None
 
 
-class HubEngine:
+class HubEngine(EngineConnection):
     """A synchronous connection to one Hub engine (see the module docstring).
 
     Keyword arguments and timeouts are those of :class:`protocol.client.Engine`, plus
@@ -197,110 +191,22 @@ class HubEngine:
     Hub's ``normal``).
     """
 
-    def __init__(self, transport: Transport, *, log: LogTarget = None, strict: bool = True,
-                 timeout: float = 10.0, go_margin: float = 2.0, search_timeout: float = 60.0,
-                 quit_timeout: float = 2.0, transcript_lines: int = 40,
-                 variant: Union[str, Variant] = "international") -> None:
-        self.strict = strict
-        self.timeout = timeout
-        self.go_margin = go_margin
-        self.search_timeout = search_timeout
-        self.quit_timeout = quit_timeout
+    _PROTOCOL = "Hub"
+    _PONDERHIT = "ponder-hit"
+    _SKIP_BLANK_LINES = True
+    _search: Optional[_HubSearch]
+
+    def __init__(self, transport: Transport, *, variant: Union[str, Variant] = "international",
+                 **options: Any) -> None:
         self.variant: Variant = get_variant(variant)
-        self.id: Dict[str, str] = {}
         self.params: Dict[str, HubParam] = {}
-        self.options: Dict[str, OptionSpec] = {}
         self.position_now: Position = Position.start(self.variant)
-        self._transport = transport
-        self._transcript = Transcript(transcript_lines, log)
-        self._inbox: "queue.Queue[Optional[str]]" = queue.Queue()
-        self._eof = False
-        self._closed = False
         self._initialised = False
-        self._returncode: Optional[int] = None
-        self._search: Optional[_HubSearch] = None
-        transport.start(self._on_line, self._on_stderr)
-
-    # ------------------------------------------------------------------ construction
-
-    @classmethod
-    def popen(cls, command: Sequence[str], *, cwd: Optional[str] = None,
-              env: Optional[Mapping[str, str]] = None, handshake: bool = True,
-              **options: Any) -> "HubEngine":
-        """Start ``command`` and (by default) do the ``hub`` handshake; reaped if that fails."""
-        transport = ProcessTransport.spawn(command, cwd=cwd, env=env)
-        return cls._connect(transport, handshake, options)
-
-    @classmethod
-    def attach(cls, to_engine: IO[Any], from_engine: IO[Any], *, stderr: Optional[IO[Any]] = None,
-               handshake: bool = True, **options: Any) -> "HubEngine":
-        """Talk to a Hub engine through existing streams (binary or text)."""
-        return cls._connect(StreamTransport(to_engine, from_engine, stderr), handshake, options)
-
-    @classmethod
-    def _connect(cls, transport: Transport, handshake: bool, options: Dict[str, Any]) -> "HubEngine":
-        engine = cls(transport, **options)
-        if handshake:
-            try:
-                engine.handshake()
-            except BaseException:
-                engine.quit()
-                raise
-        return engine
-
-    def __enter__(self) -> "HubEngine":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.quit()
-
-    def __repr__(self) -> str:
-        return f"<HubEngine {self.id.get('name', '?')!r} closed={self._closed}>"
-
-    # ------------------------------------------------------------------ state
-
-    @property
-    def transcript(self) -> Tuple[str, ...]:
-        return self._transcript.lines()
-
-    @property
-    def stderr_lines(self) -> Tuple[str, ...]:
-        return self._transcript.stderr_lines()
-
-    @property
-    def searching(self) -> bool:
-        return self._search is not None
-
-    @property
-    def returncode(self) -> Optional[int]:
-        return self._returncode
+        super().__init__(transport, **options)
 
     @property
     def protocol_version(self) -> Optional[int]:
         return None
-
-    # ------------------------------------------------------------------ raw lines
-
-    def send_raw(self, line: Union[str, bytes]) -> None:
-        """Send ``line`` plus LF (bytes verbatim); :class:`EngineTerminatedError` once it is gone."""
-        if isinstance(line, bytes):
-            data, shown = line, line.decode("utf-8", "backslashreplace")
-        else:
-            if "\n" in line:
-                raise ValueError(f"a Hub line cannot contain LF: {line!r}")
-            data, shown = (line + "\n").encode("utf-8", "surrogateescape"), line
-        if self._closed:
-            raise ClientStateError("the engine connection is closed", self.transcript)
-        self._transcript.add(">", shown if len(shown) <= 200 else shown[:200] + "...")
-        try:
-            self._transport.write(data)
-        except (OSError, ValueError) as exc:
-            raise EngineTerminatedError(f"cannot write to the engine: {exc}", self.transcript,
-                                        self._transport.poll_exit(0.5)) from None
-
-    def read_line(self, timeout: Optional[float] = None) -> str:
-        """The next line the engine wrote, uninterpreted."""
-        return self._next_line(self._deadline(timeout), "a line")
 
     # ------------------------------------------------------------------ commands
 
@@ -362,10 +268,6 @@ class HubEngine:
         """Like :meth:`protocol.client.Engine.option`: the parameter as an OptionSpec, or None."""
         param = self.param(name)
         return None if param is None else param.as_option()
-
-    def is_ready(self, timeout: Optional[float] = None) -> None:
-        """``ping`` -> ``pong``; an ``error`` line before it raises CommandRejectedError."""
-        self._await_pong(self._deadline(timeout))
 
     def set_option(self, name: str, value: Union[str, int, bool, None] = None,
                    timeout: Optional[float] = None) -> None:
@@ -437,14 +339,6 @@ class HubEngine:
 
     # ------------------------------------------------------------------ searching
 
-    def go(self, limits: GoLimits = GoLimits(), *, timeout: Optional[float] = None,
-           on_info: Optional[Callable[[InfoReport], None]] = None) -> GoResult:
-        """``level`` + ``go think`` and wait for ``done``; the moves come back as PDN text."""
-        if limits.infinite or limits.ponder:
-            raise ValueError("go(infinite/ponder) never ends by itself: use start_search()")
-        self.start_search(limits, on_info=on_info)
-        return self.wait_bestmove(timeout)
-
     def start_search(self, limits: GoLimits = GoLimits(), *,
                      on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """Send ``level`` and ``go think|ponder|analyze`` (analyze for infinite) and return."""
@@ -457,77 +351,7 @@ class HubEngine:
         self.send_raw(f"go {mode}")
         self._search = _HubSearch(limits, self.position_now, on_info, [])
 
-    def go_infinite(self, *, on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
-        self.start_search(GoLimits(infinite=True), on_info=on_info)
-
-    def ponderhit(self) -> None:
-        """``ponder-hit``: the ponder search becomes a normal search."""
-        search = self._require_search()
-        self.send_raw("ponder-hit")
-        search.limits = dataclasses.replace(search.limits, ponder=False)
-
-    def stop(self, timeout: Optional[float] = None) -> GoResult:
-        """``stop`` the running search and return its result."""
-        search = self._require_search()
-        if search.result is None:
-            self.send_raw("stop")
-        return self._await_done(self._deadline(timeout))
-
-    def wait_bestmove(self, timeout: Optional[float] = None) -> GoResult:
-        """Wait for the running search's ``done`` (default: its time limit plus ``go_margin``)."""
-        search = self._require_search()
-        if timeout is None:
-            timeout = self._search_budget(search.limits)
-        return self._await_done(time.monotonic() + timeout)
-
-    # ------------------------------------------------------------------ ending
-
-    def quit(self) -> Optional[int]:
-        """``quit`` and reap the engine (quit, then terminate, then kill); idempotent."""
-        if self._closed:
-            return self._returncode
-        try:
-            self.send_raw("quit")
-        except EngineError:
-            pass
-        self._closed = True
-        self._search = None
-        self._returncode = self._transport.close(self.quit_timeout)
-        self._transcript.add("#", f"closed, exit status {self._returncode}")
-        return self._returncode
-
     # ------------------------------------------------------------------ internals
-
-    def _on_line(self, line: Optional[str]) -> None:
-        if line is None:
-            self._transcript.add("#", "end of engine output")
-        else:
-            self._transcript.add("<", line)
-        self._inbox.put(line)
-
-    def _on_stderr(self, line: str) -> None:
-        self._transcript.add("!", line)
-
-    def _deadline(self, timeout: Optional[float]) -> float:
-        return time.monotonic() + (self.timeout if timeout is None else timeout)
-
-    def _next_line(self, deadline: float, waiting_for: str) -> str:
-        while not self._eof:
-            try:
-                line = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise EngineTimeoutError(f"timed out waiting for {waiting_for}",
-                                         self.transcript) from None
-            if line is None:
-                self._eof = True
-                break
-            if line.strip():
-                return line
-        code = self._transport.poll_exit(0.5)
-        status = "" if code is None else f" (exit status {code})"
-        raise EngineTerminatedError(
-            f"the engine ended its output while waiting for {waiting_for}{status}",
-            self.transcript, code)
 
     def _parsed(self, line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
         try:
@@ -536,10 +360,6 @@ class HubEngine:
             if self.strict:
                 raise ProtocolError(f"malformed line {line!r}: {exc}", self.transcript) from None
             return "", []
-
-    def _unexpected(self, line: str, context: str) -> None:
-        if self.strict:
-            raise ProtocolError(f"unexpected line {line!r} {context}", self.transcript)
 
     def _route_search_line(self, command: str, pairs: List[Tuple[str, Optional[str]]],
                            line: str) -> bool:
@@ -554,9 +374,7 @@ class HubEngine:
                 if self.strict:
                     raise ProtocolError(exc.message, self.transcript) from None
                 return True
-            search.infos.append(report)
-            if search.on_info is not None:
-                search.on_info(report)
+            self._add_info(report)
             return True
         args = [(k, v) for k, v in pairs]
         if self.strict and args and args[0][0] != "move":
@@ -579,7 +397,7 @@ class HubEngine:
         search.result = GoResult(best, ponder, tuple(search.infos))
         return True
 
-    def _await_done(self, deadline: float) -> GoResult:
+    def _await_result(self, deadline: float) -> GoResult:
         search = self._require_search()
         while search.result is None:
             line = self._next_line(deadline, "done (the bestmove)")
@@ -594,7 +412,7 @@ class HubEngine:
         self._search = None
         return search.result
 
-    def _await_pong(self, deadline: float) -> None:
+    def _confirm(self, deadline: float) -> None:
         self.send_raw("ping")
         rejected: Optional[str] = None
         while True:
@@ -613,27 +431,3 @@ class HubEngine:
                 self._unexpected(line, "before pong")
         if rejected is not None:
             raise CommandRejectedError(rejected, self.transcript)
-
-    def _command(self, line: str, timeout: Optional[float]) -> None:
-        self._require_idle()
-        deadline = self._deadline(timeout)
-        self.send_raw(line)
-        self._await_pong(deadline)
-
-    def _search_budget(self, limits: GoLimits) -> float:
-        budgets: List[float] = []
-        if limits.movetime is not None:
-            budgets.append(limits.movetime / 1000)
-        if limits.wtime is not None and limits.btime is not None:
-            increment = max(limits.winc or 0, limits.binc or 0)
-            budgets.append((max(limits.wtime, limits.btime) + increment) / 1000)
-        return min(budgets) + self.go_margin if budgets else self.search_timeout
-
-    def _require_idle(self) -> None:
-        if self._search is not None:
-            raise ClientStateError("a search is running: stop it first", self.transcript)
-
-    def _require_search(self) -> _HubSearch:
-        if self._search is None:
-            raise ClientStateError("no search is running", self.transcript)
-        return self._search
