@@ -33,6 +33,8 @@ from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchInfo, SearchLimits
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
+from .search_job import SearchJob
+
 __all__ = ["HubServer", "HubSyntaxError", "parse_hub_line", "format_hub_line", "hub_value",
            "hub_pos", "position_from_hub_pos", "parse_hub_move_text", "format_hub_info",
            "hub_score", "VARIANT_VALUES", "NUMBERING_VALUES", "HUB_AUTHOR", "HUB_COUNTRY",
@@ -292,7 +294,7 @@ def _seconds_value(name: str, value: Optional[str]) -> float:
 
 # --------------------------------------------------------------------------- search job
 
-class _HubSearch:
+class _HubSearch(SearchJob):
     """One ``go``: searches on its own thread and writes exactly one ``done``."""
 
     def __init__(self, hub: "HubServer", game: Game, limits: SearchLimits, hold: bool,
@@ -301,37 +303,17 @@ class _HubSearch:
         self.text = text
         self.position = game.position
         self.history = game.search_history()
-        self.limits = limits
-        self.stop_event = threading.Event()
-        self.release = threading.Event()
-        self.pondering = limits.ponder
-        self.done_written = threading.Event()
-        if not hold:
-            self.release.set()
-        self.thread = threading.Thread(target=self._run, name="hub-search", daemon=True)
+        super().__init__(limits, hold, "hub-search")
 
-    def start(self) -> None:
-        self.thread.start()
+    def engine_ponderhit(self) -> None:
+        engine = self.hub.server.engine_if_created()
+        if engine is not None:
+            try:
+                engine.ponderhit()
+            except Exception as exc:  # never let a ponderhit kill the dispatcher
+                self.hub.log(f"ponderhit failed: {exc!r}")
 
-    def stop(self) -> None:
-        self.stop_event.set()
-        self.release.set()
-
-    def ponderhit(self) -> None:
-        if self.pondering:
-            self.pondering = False
-            engine = self.hub.server.engine_if_created()
-            if engine is not None:
-                try:
-                    engine.ponderhit()
-                except Exception as exc:  # never let a ponderhit kill the dispatcher
-                    self.hub.log(f"ponderhit failed: {exc!r}")
-            self.release.set()
-
-    def wait(self, timeout: float) -> bool:
-        return self.done_written.wait(timeout)
-
-    def _run(self) -> None:
+    def search(self) -> Tuple[Optional[Move], Optional[Move]]:
         position = self.position
         legal = position.legal_moves()
         best: Optional[Move] = None
@@ -350,13 +332,18 @@ class _HubSearch:
         if best is not None and ponder is not None:
             if ponder not in position.play_raw(best.raw).legal_moves():
                 ponder = None
-        self.release.wait()
+        return best, ponder
+
+    def final_line(self, best: Optional[Move], ponder: Optional[Move]) -> str:
         pairs: List[Tuple[str, object]] = []
         if best is not None:
             pairs.append(("move", self.text(best)))
             if ponder is not None:
                 pairs.append(("ponder", self.text(ponder)))
-        self.hub.finish(self, format_hub_line("done", *pairs))
+        return format_hub_line("done", *pairs)
+
+    def finish(self, line: str) -> None:
+        self.hub.finish(self, line)
 
     def _report(self, info: SearchInfo) -> None:
         try:
@@ -460,7 +447,6 @@ class HubServer:
             if self.job is job:
                 self.job = None
             self.send(done_line)
-            job.done_written.set()
 
     # ---- main loop ------------------------------------------------------------------
     def run(self) -> int:

@@ -20,13 +20,14 @@ import queue
 import sys
 import threading
 import traceback
-from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Union
+from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
 from draughts_engine import __version__
 from draughts_engine.search.limits import SearchInfo, SearchLimits
 
 from . import commands as cmd
 from .options import OptionError, Options
+from .search_job import SearchJob
 from .session import Session, SessionError, new_session
 
 __all__ = ["Server", "main", "format_info"]
@@ -47,7 +48,7 @@ def format_info(info: SearchInfo, pv: List[str]) -> str:
     return line + (" pv " + " ".join(pv) if pv else "")
 
 
-class _SearchJob:
+class _SearchJob(SearchJob):
     """One ``go``: runs the search on its own thread and writes its ``bestmove``.
 
     ``bestmove`` is held back in infinite and ponder modes until :meth:`stop`
@@ -55,47 +56,34 @@ class _SearchJob:
     """
 
     def __init__(self, server: "Server", limits: SearchLimits, hold: bool, bounded: bool) -> None:
+        super().__init__(limits, hold, "search")
         self.server = server
-        self.limits = limits
         self.bounded = bounded  # ends by itself (depth, nodes, movetime or clock)
-        self.stop_event = threading.Event()
-        self.release = threading.Event()
-        self.pondering = limits.ponder
-        if not hold:
-            self.release.set()
-        self.thread = threading.Thread(target=self._run, name="search", daemon=True)
 
-    def start(self) -> None:
-        self.thread.start()
+    def engine_ponderhit(self) -> None:
+        engine = self.server.engine_if_created()
+        if engine is not None:
+            engine.ponderhit()
 
-    def stop(self) -> None:
-        self.stop_event.set()
-        self.release.set()
-
-    def ponderhit(self) -> None:
-        if self.pondering:
-            self.pondering = False
-            engine = self.server.engine_if_created()
-            if engine is not None:
-                engine.ponderhit()
-            self.release.set()
-
-    def _run(self) -> None:
+    def search(self) -> Tuple[Optional[str], Optional[str]]:
         server = self.server
-        best: Optional[str] = None
-        ponder: Optional[str] = None
         try:
-            best, ponder = server.session.search(server.engine(), self.limits,
-                                                 self._report, self.stop_event)
+            best, ponder = server.session.search(server.engine(), self.limits, self._report,
+                                                 self.stop_event)
+            return best, ponder
         except Exception:  # never leave a go without its bestmove
             traceback.print_exc(file=sys.stderr)
             legal = server.session.legal_texts()
-            best = legal[0] if legal else None
-        self.release.wait()
+            return (legal[0] if legal else None), None
+
+    def final_line(self, best: Optional[str], ponder: Optional[str]) -> str:
         text = f"bestmove {best}" if best else "bestmove (none)"
         if best and ponder:
             text += f" ponder {ponder}"
-        server.finish_search(self, text)
+        return text
+
+    def finish(self, line: str) -> None:
+        self.server.finish_search(self, line)
 
     def _report(self, info: SearchInfo, pv: List[str]) -> None:
         self.server.send(format_info(info, pv))
