@@ -247,6 +247,8 @@ class Server:
             self.send(line)
 
     def _isready(self, _: cmd.IsReady) -> None:
+        if self.job is None and self._engine is None:
+            self.engine()  # load the search now (UCI's moment for slow set-up), not at go
         self.send("readyok")
 
     def _setoption(self, command: cmd.SetOption) -> None:
