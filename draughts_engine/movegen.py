@@ -82,6 +82,31 @@ class MoveGenerator:
         black_step_left, black_step_right = (step_table(half1, False, bottom),
                                              step_table(half, False, bottom))
 
+        # The same tables by four chunks of ``chunk`` bits: ``chunks[c][v]`` is the
+        # tuple of the moves to the squares of ``v << (c * chunk)``, so a whole
+        # mask of destinations becomes its moves (in bit order) with four lookups
+        # instead of a lookup and an append per move.
+        chunk = (geo.bit_count_total + 3) // 4
+
+        def chunk_tables(table: Dict[int, RawMove]) -> tuple:
+            chunks = []
+            for c in range(4):
+                by_value = [()]
+                for v in range(1, 1 << chunk):
+                    low = v & -v
+                    rest = by_value[v ^ low]
+                    move = table.get(low << (c * chunk))
+                    by_value.append(rest if move is None else (move,) + rest)
+                chunks.append(tuple(by_value))
+            return tuple(chunks)
+
+        short_family = not flying and not men_back  # forward-only men, short kings
+        if short_family:  # (for moves_short only: 10x10 tables would be large)
+            white_step_chunks = chunk_tables(white_step_left), chunk_tables(white_step_right)
+            black_step_chunks = chunk_tables(black_step_left), chunk_tables(black_step_right)
+        else:
+            white_step_chunks = black_step_chunks = ()
+
         # The same for one forward jump of a man, keyed by its landing bit
         # (used by the English family, whose men only capture forwards).
         def jump_table(shift: int, up: bool, crown: int) -> Dict[int, RawMove]:
@@ -591,8 +616,9 @@ class MoveGenerator:
 
         def moves_short(white: int, black: int, kings: int, white_to_move: bool,
                         board: int = board, half: int = half, half1: int = half1,
-                        white_steps=(white_step_left, white_step_right),
-                        black_steps=(black_step_left, black_step_right)) -> List[RawMove]:
+                        white_steps=white_step_chunks, black_steps=black_step_chunks,
+                        chunk: int = chunk, chunk2: int = 2 * chunk, chunk3: int = 3 * chunk,
+                        mask: int = (1 << chunk) - 1) -> List[RawMove]:
             """:func:`moves` for forward-only men and short kings (English family)."""
             empty = board ^ white ^ black
             if white_to_move:
@@ -610,19 +636,11 @@ class MoveGenerator:
                     short_men_captures(jl, jr, black, empty, onward, white_jumps, white_hops, top, out)
                     return out
                 men = white ^ own_kings
-                out = []
-                append = out.append
-                step_left, step_right = white_steps
-                t = (men >> half1) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(step_left[b])
-                t = (men >> half) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(step_right[b])
+                (l0, l1, l2, l3), (r0, r1, r2, r3) = white_steps
+                tl, tr = (men >> half1) & empty, (men >> half) & empty
+                out = [*l0[tl & mask], *l1[(tl >> chunk) & mask], *l2[(tl >> chunk2) & mask],
+                       *l3[tl >> chunk3], *r0[tr & mask], *r1[(tr >> chunk) & mask],
+                       *r2[(tr >> chunk2) & mask], *r3[tr >> chunk3]]
             else:
                 own_kings = black & kings
                 jl = (((black << half1) & white) << half1) & empty
@@ -639,20 +657,13 @@ class MoveGenerator:
                                        out)
                     return out
                 men = black ^ own_kings
-                out = []
-                append = out.append
-                step_left, step_right = black_steps
-                t = (men << half1) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(step_left[b])
-                t = (men << half) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(step_right[b])
+                (l0, l1, l2, l3), (r0, r1, r2, r3) = black_steps
+                tl, tr = (men << half1) & empty, (men << half) & empty
+                out = [*l0[tl & mask], *l1[(tl >> chunk) & mask], *l2[(tl >> chunk2) & mask],
+                       *l3[tl >> chunk3], *r0[tr & mask], *r1[(tr >> chunk) & mask],
+                       *r2[(tr >> chunk2) & mask], *r3[tr >> chunk3]]
             if own_kings:
+                append = out.append
                 for s in (half1, half):
                     t = (own_kings >> s) & empty
                     while t:
@@ -715,7 +726,7 @@ class MoveGenerator:
                 return white ^ origin ^ dest, black ^ captured, kings
             return white ^ captured, black ^ origin ^ dest, kings
 
-        if not flying and not men_back:
+        if short_family:
             # The specialised forms of the same contracts.
             count = count_short  # noqa: F811
             count_after = count_short_after  # noqa: F811
