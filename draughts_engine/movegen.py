@@ -704,7 +704,31 @@ class MoveGenerator:
             return []
 
         def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
-            return capture_sources(white, black, kings, white_to_move) != 0
+            """Whether the side to move must capture (the search's hot test).
+
+            Men and short kings are tested on whole-board masks: a jump is "opponent one
+            step away, empty square behind it"; only flying kings need
+            :func:`capture_sources`' slide."""
+            empty = board ^ white ^ black
+            if white_to_move:
+                own, opp = white, black
+            else:
+                own, opp = black, white
+            own_kings = own & kings
+            if own_kings and flying:
+                return capture_sources(white, black, kings, white_to_move) != 0
+            if men_back or own_kings:
+                every_way = own if men_back else own_kings
+                if ((((every_way >> half) & opp) >> half) | (((every_way >> half1) & opp) >> half1)
+                        | (((every_way << half) & opp) << half)
+                        | (((every_way << half1) & opp) << half1)) & empty:
+                    return True
+                if men_back:
+                    return False
+            men = own ^ own_kings
+            if white_to_move:
+                return ((((men >> half) & opp) >> half) | (((men >> half1) & opp) >> half1)) & empty != 0
+            return ((((men << half) & opp) << half) | (((men << half1) & opp) << half1)) & empty != 0
 
         def capture_paths(white: int, black: int, kings: int,
                           white_to_move: bool) -> Dict[RawMove, List[Tuple[int, ...]]]:

@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
-from ..evaluate import evaluation_names, evaluator
+from ..evaluate import evaluator
 from ..move import Move
-from ..movegen import MoveGenerator, RawMove
+from ..movegen import RawMove
 from ..position import Position
 from .classic import SEARCHES
 from .draughts_state import DraughtsState
@@ -57,7 +57,7 @@ from .timeman import deadlines
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = ["Engine", "UnknownAlgorithmError", "ALGORITHMS", "MAX_DEPTH", "DEFAULT_CLASSIC_DEPTH",
-           "POLL_NODES", "BenchResult", "BENCH_POSITIONS", "BENCH_DEPTH", "bench", "capture_test"]
+           "POLL_NODES", "BenchResult", "BENCH_POSITIONS", "BENCH_DEPTH", "bench"]
 
 ALGORITHMS = ("pvs", "minimax", "negamax", "alphabeta", "negascout")
 """Search algorithms by name: the engine's own, then the textbook family."""
@@ -105,46 +105,6 @@ def _lmr_table() -> Tuple[Tuple[int, ...], ...]:
 
 
 _LMR = _lmr_table()
-
-
-def capture_test(generator: MoveGenerator) -> Callable[[int, int, int, bool], bool]:
-    """A fast ``generator.has_capture`` (same contract) for the search's hot loops.
-
-    Men and short kings are tested on whole-board masks (a jump is "opponent
-    one step away, empty square behind it", each step a fixed shift in the
-    padded layout); only a side with flying kings goes to the generator.
-    """
-    variant = generator.variant
-    board = generator.geometry.board
-    half = generator.geometry.half
-    half1 = half + 1
-    slow = generator.has_capture
-    flying = variant.flying_kings
-    backwards = variant.men_capture_backwards
-
-    def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
-        empty = board ^ white ^ black
-        if white_to_move:
-            own, opp = white, black
-        else:
-            own, opp = black, white
-        own_kings = own & kings
-        if own_kings and flying:
-            return slow(white, black, kings, white_to_move)
-        if backwards or own_kings:
-            every_way = own if backwards else own_kings
-            if ((((every_way >> half) & opp) >> half) | (((every_way >> half1) & opp) >> half1)
-                    | (((every_way << half) & opp) << half)
-                    | (((every_way << half1) & opp) << half1)) & empty:
-                return True
-            if backwards:
-                return False
-        men = own ^ own_kings
-        if white_to_move:
-            return ((((men >> half) & opp) >> half) | (((men >> half1) & opp) >> half1)) & empty != 0
-        return ((((men << half) & opp) << half) | (((men << half1) & opp) << half1)) & empty != 0
-
-    return has_capture
 
 
 def _has_quiet(board: int, half: int, white: int, black: int, kings: int, white_to_move: bool) -> bool:
@@ -304,11 +264,10 @@ class _PvsSearch:
         variant = position.variant
         moves_of = gen.moves
         play = gen.play
-        has_capture = capture_test(gen)
+        has_capture = gen.has_capture
         evaluate = evaluator(engine.evaluation, variant).evaluate
         board = gen.geometry.board
         half = gen.geometry.half
-        half1 = half + 1
         pc = popcount
         majority = variant.majority_capture
         draw = variant.draw
