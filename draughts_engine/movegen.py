@@ -679,6 +679,11 @@ class MoveGenerator:
 
         def count_after(white: int, black: int, kings: int, white_to_move: bool,
                         move: RawMove) -> int:
+            """``count`` of the position after ``move``.
+
+            The steps of :func:`play` are written out here on purpose: this is the
+            innermost call of perft, and saving the call and its tuple measured +3%.
+            """
             origin, dest, captured, promotes = move
             if captured:
                 kings &= ~captured
