@@ -334,6 +334,11 @@ class _HubSearch(SearchJob):
                 ponder = None
         return best, ponder
 
+    def fallback(self) -> Tuple[Optional[Move], None]:
+        """What a search that does not stop in time plays: the first legal move."""
+        legal = self.position.legal_moves()
+        return (legal[0] if legal else None), None
+
     def final_line(self, best: Optional[Move], ponder: Optional[Move]) -> str:
         pairs: List[Tuple[str, object]] = []
         if best is not None:
@@ -441,12 +446,12 @@ class HubServer:
             self.server.stderr = sink
 
     def finish(self, job: _HubSearch, done_line: str) -> None:
-        """Called by the search thread: write its ``done`` and forget the job."""
+        """Called by the search thread: write its ``done``, then forget the job."""
         self.flush_info()
         with self._job_lock:
+            self.send(done_line)
             if self.job is job:
                 self.job = None
-            self.send(done_line)
 
     # ---- main loop ------------------------------------------------------------------
     def run(self) -> int:
@@ -502,10 +507,10 @@ class HubServer:
         return False
 
     def _end_search(self, wait: float) -> None:
+        """Stop the search, if any; its ``done`` is written before this returns."""
         job = self.job
         if job is not None:
-            job.stop()
-            job.wait(wait)
+            job.end(wait, job.fallback())
 
     # ---- commands -------------------------------------------------------------------
     def _hub(self, _: List[Tuple[str, Optional[str]]]) -> None:

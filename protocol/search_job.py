@@ -29,6 +29,8 @@ class SearchJob:
         self.release = threading.Event()  # set: the final line may be written
         self.pondering = limits.ponder
         self.finished = threading.Event()  # set once the final line is written
+        self._written = False  # guarded by _write_lock: the final line is written once
+        self._write_lock = threading.Lock()
         if not hold:
             self.release.set()
         self.thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
@@ -48,15 +50,34 @@ class SearchJob:
             self.engine_ponderhit()
             self.release.set()
 
-    def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the final line; True once it is written."""
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Wait up to ``timeout`` seconds (None: for ever) for the final line; True once written."""
         return self.finished.wait(timeout)
+
+    def end(self, timeout: float, fallback: Tuple[Optional[Any], Optional[Any]]) -> None:
+        """Before the process exits: stop the search and make sure its final line is out.
+
+        Waits up to ``timeout`` seconds for the search thread to write it; if the
+        search has not ended by then, writes the line for ``fallback`` (best, ponder)
+        itself.  Either way exactly one final line is written, and it is written
+        before this returns.
+        """
+        self.stop()
+        if not self.finished.wait(timeout):
+            self._write(self.final_line(*fallback))
 
     def _run(self) -> None:
         best, ponder = self.search()
         self.release.wait()
-        self.finish(self.final_line(best, ponder))
-        self.finished.set()
+        self._write(self.final_line(best, ponder))
+
+    def _write(self, line: str) -> None:
+        with self._write_lock:
+            if self._written:
+                return
+            self._written = True
+            self.finish(line)
+            self.finished.set()
 
     # ---- hooks ------------------------------------------------------------------------
     def search(self) -> Tuple[Optional[Any], Optional[Any]]:
@@ -71,7 +92,8 @@ class SearchJob:
         raise NotImplementedError
 
     def finish(self, line: str) -> None:
-        """Write the final line (and forget the job)."""
+        """Write the final line, then forget the job (in that order: whoever sees no
+        job may assume its line is out)."""
         raise NotImplementedError
 
     def engine_ponderhit(self) -> None:

@@ -35,6 +35,8 @@ __all__ = ["Server", "main", "format_info"]
 ENGINE_NAME = "draughts-engine"
 ENGINE_AUTHOR = "the draughts-engine authors"
 _EOF = object()
+QUIT_WAIT = 0.8
+"""Seconds ``quit`` waits for a search to write its own bestmove before writing one for it."""
 
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
@@ -140,11 +142,12 @@ class Server:
         return self._engine
 
     def finish_search(self, job: _SearchJob, bestmove_line: str) -> None:
-        """Called by the search thread: the search is over; write its bestmove."""
+        """Called by the search thread: the search is over; write its bestmove, then
+        forget the job (so that whoever finds no job knows its bestmove is out)."""
         with self._job_lock:
+            self.send(bestmove_line)
             if self.job is job:
                 self.job = None
-            self.send(bestmove_line)
 
     # ---- main loop ---------------------------------------------------------------
     def run(self) -> int:
@@ -223,15 +226,20 @@ class Server:
     def _quit(self) -> None:
         job = self.job
         if job is not None:
-            job.stop()
-            job.thread.join(0.8)
+            job.end(QUIT_WAIT, self._fallback_move())
 
     def _end_of_input(self) -> None:
         job = self.job
         if job is not None:
-            if not job.bounded:  # infinite, ponder or a bare go would not end soon
-                job.stop()
-            job.thread.join()
+            if job.bounded:  # a search with its own limit may finish
+                job.wait()
+            else:  # infinite, ponder or a bare go would not end soon
+                job.end(QUIT_WAIT, self._fallback_move())
+
+    def _fallback_move(self) -> Tuple[Optional[str], None]:
+        """What a search that does not stop in time plays: the first legal move."""
+        legal = self.session.legal_texts()
+        return (legal[0] if legal else None), None
 
     def _exit_now(self) -> None:
         try:

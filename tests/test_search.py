@@ -305,7 +305,32 @@ def test_classic_algorithms_through_the_engine() -> None:
         result = engine.search(position, SearchLimits(depth=3), on_info=infos.append)
         assert result.best_move.raw == expected.best_move
         assert result.score_cp == expected.score
-        assert len(infos) == 1 and infos[0].depth == 3
+        assert [info.depth for info in infos] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS[1:])
+def test_classic_search_obeys_stop(algorithm: str) -> None:
+    # A depth no classic search could finish: stop must end it with a legal move.
+    position = Position.start("international")
+    stop = threading.Event()
+    infos: List[SearchInfo] = []
+
+    def on_info(info: SearchInfo) -> None:
+        infos.append(info)
+        if info.depth == 2:
+            stop.set()
+
+    result = Engine(algorithm=algorithm).search(position, SearchLimits(depth=30),
+                                                on_info=on_info, stop=stop)
+    assert [info.depth for info in infos] == [1, 2]
+    assert result.best_move in position.legal_moves() and result.depth == 2
+
+
+def test_classic_search_obeys_a_node_limit() -> None:
+    result = Engine(algorithm="minimax").search(Position.start("english"),
+                                                SearchLimits(depth=30, nodes=3000))
+    assert result.best_move is not None and result.depth < 30
+    assert result.nodes < 3000 + 2 * 256
 
 
 def test_option_errors_are_value_errors() -> None:

@@ -216,6 +216,31 @@ def test_eof_lets_a_bounded_search_finish() -> None:
     assert done.stdout.decode().splitlines()[-1].startswith("bestmove ")
 
 
+END_SCRIPTS = {
+    "quit after a finished search": (b"isready\nposition startpos\ngo depth 1\nisready\nquit\n", "bestmove"),
+    "end of input during infinite": (b"position startpos\ngo infinite\n", "bestmove"),
+    "quit during infinite": (b"position startpos\ngo infinite\nquit\n", "bestmove"),
+    "end of input after a bounded search": (b"position startpos\ngo depth 2\n", "bestmove"),
+    "quit during a classic search": (b"setoption name Search value minimax\nposition startpos\n"
+                                     b"go depth 30\nisready\nquit\n", "bestmove"),
+    "hub quit after go": (b"hub\ninit\npos start\nlevel depth=1\ngo think\nping\nquit\n", "done"),
+    "hub end of input after go": (b"hub\ninit\npos start\nlevel depth=3\ngo think\n", "done"),
+    "hub quit during analyze": (b"hub\ninit\npos start\ngo analyze\nquit\n", "done"),
+}
+
+
+@pytest.mark.parametrize("name", list(END_SCRIPTS))
+def test_every_go_gets_exactly_one_final_line_whatever_ends_the_process(name: str) -> None:
+    # Several processes at once, so that the search thread and the exit race for real.
+    script, word = END_SCRIPTS[name]
+    procs = [subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL) for _ in range(6)]
+    outputs = [proc.communicate(script, timeout=60)[0].decode() for proc in procs]
+    for out in outputs:
+        finals = [line for line in out.splitlines() if line.split()[:1] == [word]]
+        assert len(finals) == 1, out
+
+
 def test_quit_during_search_writes_bestmove_and_exits_fast() -> None:
     with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
         proc.stdin.write(b"go infinite\n")

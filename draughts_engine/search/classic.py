@@ -15,6 +15,10 @@ searches share one contract:
   return the same score and the same best move; they differ only in how many
   nodes they visit.  A finished root position returns ``best_move=None``.
 * ``nodes`` counts every visited state, the root included.
+* ``should_stop`` (optional, called with the nodes visited so far) is asked
+  every :data:`STOP_POLL_NODES` nodes; when it answers True the search raises
+  :class:`SearchStopped` and has no result (the caller keeps the last one it
+  completed, as the engine's iterative deepening does).
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ from .interface import WIN, GameContractError, GameState, Move, ply_adjusted
 INFINITY = WIN + 1
 """Strictly larger than any score a search can return."""
 
+STOP_POLL_NODES = 256
+"""Nodes between two calls of a search's ``should_stop``."""
+
+StopCheck = Optional[Callable[[int], bool]]
+
 ScoredMove = Tuple[int, Optional[Move]]
 
 
@@ -40,13 +49,29 @@ class SearchResult:
     nodes: int
 
 
+class SearchStopped(Exception):
+    """A classic search was told to stop (``should_stop`` answered True) before it ended."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"search stopped after {nodes} nodes")
+        self.nodes = nodes
+
+
 class _NodeCounter:
-    """Counts visited nodes during one search call."""
+    """Counts visited nodes during one search call and polls its stop check."""
 
-    __slots__ = ("nodes",)
+    __slots__ = ("nodes", "should_stop")
 
-    def __init__(self) -> None:
+    def __init__(self, should_stop: StopCheck = None) -> None:
         self.nodes = 0
+        self.should_stop = should_stop
+
+    def visit(self) -> None:
+        """Count one node; raise :class:`SearchStopped` when the stop check says so."""
+        self.nodes += 1
+        if (self.should_stop is not None and not self.nodes % STOP_POLL_NODES
+                and self.should_stop(self.nodes)):
+            raise SearchStopped(self.nodes)
 
 
 def _require_positive_depth(depth: int) -> None:
@@ -75,7 +100,7 @@ def _require_moves(state: GameState, best_move: Optional[Move]) -> None:
 # Minimax: two players, scores always from the root player's point of view.
 
 
-def minimax(state: GameState, depth: int) -> SearchResult:
+def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
     """Minimax with an explicit maximizing (root) and minimizing player.
 
     Every score is kept from the root player's point of view: the root player
@@ -83,7 +108,7 @@ def minimax(state: GameState, depth: int) -> SearchResult:
     whole tree to ``depth`` plies.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter()
+    counter = _NodeCounter(should_stop)
     score, best_move = _minimax(state, depth, 0, True, counter)
     return SearchResult(score, best_move, counter.nodes)
 
@@ -91,7 +116,7 @@ def minimax(state: GameState, depth: int) -> SearchResult:
 def _minimax(
     state: GameState, depth: int, ply: int, maximizing: bool, counter: _NodeCounter
 ) -> ScoredMove:
-    counter.nodes += 1
+    counter.visit()
     leaf = _leaf_score(state, depth, ply)
     if leaf is not None:
         # Leaf scores are from the side to move's view; convert to the root's.
@@ -110,20 +135,20 @@ def _minimax(
 # Negamax: one rule for both players, max(a, b) == -min(-a, -b).
 
 
-def negamax(state: GameState, depth: int) -> SearchResult:
+def negamax(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
     """Negamax: every node maximizes the negated scores of its children.
 
     Scores are from the side to move's point of view at every node.  Visits
     the whole tree to ``depth`` plies, exactly like ``minimax``.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter()
+    counter = _NodeCounter(should_stop)
     score, best_move = _negamax(state, depth, 0, counter)
     return SearchResult(score, best_move, counter.nodes)
 
 
 def _negamax(state: GameState, depth: int, ply: int, counter: _NodeCounter) -> ScoredMove:
-    counter.nodes += 1
+    counter.visit()
     leaf = _leaf_score(state, depth, ply)
     if leaf is not None:
         return leaf, None
@@ -140,7 +165,7 @@ def _negamax(state: GameState, depth: int, ply: int, counter: _NodeCounter) -> S
 # Alpha-beta (fail-soft negamax form).
 
 
-def alphabeta(state: GameState, depth: int) -> SearchResult:
+def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
     """Fail-soft alpha-beta in negamax form, called with the full window.
 
     Inside the tree, a node searched with window ``(alpha, beta)`` returns a
@@ -149,7 +174,7 @@ def alphabeta(state: GameState, depth: int) -> SearchResult:
     The root uses the full window, so its score is exact.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter()
+    counter = _NodeCounter(should_stop)
     score, best_move = _alphabeta(state, depth, -INFINITY, INFINITY, 0, counter)
     return SearchResult(score, best_move, counter.nodes)
 
@@ -157,7 +182,7 @@ def alphabeta(state: GameState, depth: int) -> SearchResult:
 def _alphabeta(
     state: GameState, depth: int, alpha: int, beta: int, ply: int, counter: _NodeCounter
 ) -> ScoredMove:
-    counter.nodes += 1
+    counter.visit()
     leaf = _leaf_score(state, depth, ply)
     if leaf is not None:
         return leaf, None
@@ -178,7 +203,7 @@ def _alphabeta(
 # NegaScout / principal variation search (fail-soft).
 
 
-def negascout(state: GameState, depth: int) -> SearchResult:
+def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
     """NegaScout (Reinefeld), fail-soft, called with the full window.
 
     The first move of each node is searched with the node's window; every
@@ -190,7 +215,7 @@ def negascout(state: GameState, depth: int) -> SearchResult:
     Same window semantics as ``alphabeta``.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter()
+    counter = _NodeCounter(should_stop)
     score, best_move = _negascout(state, depth, -INFINITY, INFINITY, 0, counter)
     return SearchResult(score, best_move, counter.nodes)
 
@@ -198,7 +223,7 @@ def negascout(state: GameState, depth: int) -> SearchResult:
 def _negascout(
     state: GameState, depth: int, alpha: int, beta: int, ply: int, counter: _NodeCounter
 ) -> ScoredMove:
-    counter.nodes += 1
+    counter.visit()
     leaf = _leaf_score(state, depth, ply)
     if leaf is not None:
         return leaf, None
@@ -221,7 +246,7 @@ def _negascout(
     return best_score, best_move
 
 
-SEARCHES: Mapping[str, Callable[[GameState, int], SearchResult]] = MappingProxyType(
+SEARCHES: Mapping[str, Callable[..., SearchResult]] = MappingProxyType(
     {
         "minimax": minimax,
         "negamax": negamax,

@@ -30,8 +30,9 @@ only for the result and the reports.  Its parts:
 
 The classic searches of :mod:`.classic` are available by name: they search
 :class:`~.draughts_state.DraughtsState` to ``limits.depth`` (default
-:data:`DEFAULT_CLASSIC_DEPTH`), report one :class:`~.limits.SearchInfo`, and
-ignore every other limit and ``stop`` (they cannot be interrupted).
+:data:`DEFAULT_CLASSIC_DEPTH`) one ply deeper at a time, report each completed
+depth, and obey ``stop``, ``infinite``, ``movetime_ms`` and ``nodes`` (polled every
+:data:`~.classic.STOP_POLL_NODES` nodes); clocks and ponder are not theirs.
 
 Not modelled in the search: the lone-king ending move limits of the draw
 rules (the game record applies them), and contempt (a draw scores 0).
@@ -49,7 +50,7 @@ from ..evaluate import evaluator
 from ..move import Move
 from ..movegen import RawMove
 from ..position import Position
-from .classic import SEARCHES
+from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
 from .interface import MATE_BOUND, WIN
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
@@ -206,27 +207,61 @@ class Engine:
         """
         try:
             if self.algorithm != "pvs":
-                return self._search_classic(position, limits, on_info)
+                return self._search_classic(position, limits, on_info, stop)
             return _PvsSearch(self, position, limits, history, on_info, stop).run()
         finally:
             self._ponderhit.clear()
 
     def _search_classic(self, position: Position, limits: SearchLimits,
-                        on_info: Optional[Callable[[SearchInfo], None]]) -> SearchResult:
-        depth = limits.depth or DEFAULT_CLASSIC_DEPTH
+                        on_info: Optional[Callable[[SearchInfo], None]],
+                        stop: Optional[threading.Event]) -> SearchResult:
+        """A classic search, deepened one ply at a time to ``limits.depth``.
+
+        Each completed depth is reported; ``stop``, ``movetime_ms`` and ``nodes``
+        end the search within :data:`~.classic.STOP_POLL_NODES` nodes, and the
+        best move of the last completed depth is played (the first legal move
+        when not even depth 1 was completed).
+        """
+        infinite = limits.infinite or limits.ponder
+        depth = MAX_DEPTH if infinite else (limits.depth or DEFAULT_CLASSIC_DEPTH)
         state = DraughtsState(position, self.evaluation)
         start = time.perf_counter()
-        if not state.legal_moves():
+        legal = state.legal_moves()
+        if not legal:
             return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
-        result = SEARCHES[self.algorithm](state, depth)
-        elapsed = time.perf_counter() - start
-        move = state.to_move(result.best_move)
-        cp, mate = score_to_protocol(result.score)
-        ms = int(elapsed * 1000)
-        if on_info is not None:
-            on_info(SearchInfo(depth, depth, cp, mate, result.nodes,
-                               int(result.nodes / max(elapsed, 1e-6)), ms, 0, (move,)))
-        return SearchResult(move, None, cp, mate, depth, depth, result.nodes, ms, (move,))
+        deadline = None if limits.movetime_ms is None or infinite \
+            else start + limits.movetime_ms / 1000.0
+        node_limit = None if infinite else limits.nodes
+        total = 0
+
+        def should_stop(nodes: int) -> bool:  # nodes: of the running iteration
+            if stop is not None and stop.is_set():
+                return True
+            if deadline is not None and time.perf_counter() >= deadline:
+                return True
+            return node_limit is not None and total + nodes >= node_limit
+
+        best = SearchResult(state.to_move(legal[0]), None, None, None, 0, 0, 1, 0,
+                            (state.to_move(legal[0]),))
+        for iteration in range(1, depth + 1):
+            try:
+                found = SEARCHES[self.algorithm](state, iteration, should_stop)
+            except SearchStopped as exc:
+                total += exc.nodes
+                break
+            total += found.nodes
+            ms = int((time.perf_counter() - start) * 1000)
+            move = state.to_move(found.best_move)
+            cp, mate = score_to_protocol(found.score)
+            best = SearchResult(move, None, cp, mate, iteration, iteration, total, ms, (move,))
+            if on_info is not None:
+                on_info(SearchInfo(iteration, iteration, cp, mate, total,
+                                   total * 1000 // max(ms, 1), ms, 0, (move,)))
+            if should_stop(0):
+                break
+        ms = int((time.perf_counter() - start) * 1000)
+        return SearchResult(best.best_move, None, best.score_cp, best.mate_in, best.depth,
+                            best.seldepth, total, ms, best.pv)
 
     def bench(self, depth: Optional[int] = None,
               on_position: Optional[Callable[[str, str, SearchResult], None]] = None) -> "BenchResult":
