@@ -14,7 +14,7 @@ lines of the transcript (``> sent``, ``< received``, ``! stderr``, ``# event``):
     with Engine.popen(["python3", "-m", "protocol"]) as engine:
         engine.set_option("Variant", "russian")
         engine.position(moves=["c3-d4"])
-        result = engine.go(GoLimits(depth=4))
+        result = engine.go(SearchLimits(depth=4))
         print(result.bestmove, result.last_info)
 
 Leaving the ``with`` block always reaps the process: ``quit``, then terminate, then kill.
@@ -47,12 +47,14 @@ from typing import (
     Union,
 )
 
+from draughts_engine.search.limits import SearchLimits
 from protocol.commands import (
     GoLimits,
     Move,
     Position,
     SetOption,
     Undo,
+    go_tokens,
     is_move_token,
     token_spans,
     tokenize,
@@ -79,6 +81,8 @@ __all__ = [
     "ProcessTransport",
     "EngineConnection",
     "Engine",
+    "SearchLimits",
+    "GoLimits",
 ]
 
 OPTION_TYPES = frozenset({"spin", "check", "combo", "string", "button"})
@@ -690,7 +694,7 @@ class EngineConnection:
 
     def go(
         self,
-        limits: GoLimits = GoLimits(),
+        limits: SearchLimits = SearchLimits(),
         *,
         timeout: Optional[float] = None,
         on_info: Optional[Callable[[InfoReport], None]] = None,
@@ -707,14 +711,14 @@ class EngineConnection:
         return self.wait_bestmove(timeout)
 
     def start_search(
-        self, limits: GoLimits = GoLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
+        self, limits: SearchLimits = SearchLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
     ) -> None:
         """Start a search and return at once; finish with :meth:`stop` or :meth:`wait_bestmove`."""
         raise NotImplementedError
 
     def go_infinite(self, *, on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """``go infinite``: the search runs until :meth:`stop`."""
-        self.start_search(GoLimits(infinite=True), on_info=on_info)
+        self.start_search(SearchLimits(infinite=True), on_info=on_info)
 
     def ponderhit(self) -> None:
         """``ponderhit``: the ponder search goes on as a normal search (see wait_bestmove)."""
@@ -817,13 +821,13 @@ class EngineConnection:
         if search.on_info is not None:
             search.on_info(report)
 
-    def _search_budget(self, limits: GoLimits) -> float:
+    def _search_budget(self, limits: SearchLimits) -> float:
         budgets: List[float] = []
-        if limits.movetime is not None:
-            budgets.append(limits.movetime / 1000)
-        if limits.wtime is not None and limits.btime is not None:
-            increment = max(limits.winc or 0, limits.binc or 0)
-            budgets.append((max(limits.wtime, limits.btime) + increment) / 1000)
+        if limits.movetime_ms is not None:
+            budgets.append(limits.movetime_ms / 1000)
+        if limits.has_clock:
+            increment = max(limits.winc_ms or 0, limits.binc_ms or 0)
+            budgets.append((max(limits.wtime_ms or 0, limits.btime_ms or 0) + increment) / 1000)
         return min(budgets) + self.go_margin if budgets else self.search_timeout
 
     def _require_idle(self) -> None:
@@ -847,7 +851,7 @@ class EngineConnection:
 class _Search:
     """The client's view of a running search."""
 
-    limits: GoLimits
+    limits: SearchLimits
     on_info: Optional[Callable[[InfoReport], None]]
     infos: List[InfoReport]
     result: Optional[BestMove] = None
@@ -953,12 +957,12 @@ class Engine(EngineConnection):
     # ------------------------------------------------------------------ searching
 
     def start_search(
-        self, limits: GoLimits = GoLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
+        self, limits: SearchLimits = SearchLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
     ) -> None:
         """Send ``go <limits>`` and return at once; finish with :meth:`stop` or
         :meth:`wait_bestmove`."""
         self._require_idle()
-        self.send_raw(" ".join(["go"] + limits.to_tokens()))
+        self.send_raw(" ".join(["go"] + go_tokens(limits)))
         self._search = _Search(limits, on_info, [])
 
     # ------------------------------------------------------------------ internals

@@ -9,8 +9,8 @@ rules. Every failure is a :class:`CommandError` whose ``str()`` is the reason fo
     Traceback (most recent call last):
     ...
     protocol.commands.ArgumentError: go: depth must be in 1..99, got 0
-    >>> parse_command("go wtime 1000 btime 900 winc 10 binc 10")
-    Go(limits=GoLimits(wtime=1000, btime=900, winc=10, binc=10))
+    >>> parse_command("go wtime 1000 btime 900 winc 10 binc 10").to_line()
+    'go wtime 1000 btime 900 winc 10 binc 10'
     >>> parse_command("position startpos moves 11-15 23-19").to_line()
     'position startpos moves 11-15 23-19'
 
@@ -19,10 +19,13 @@ No regular expressions: tokens are split on runs of spaces and tabs by hand.
 
 from __future__ import annotations
 
-import dataclasses
+import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Tuple
+
+from draughts_engine.search.limits import (LIMIT_RANGES, MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES,
+                                           MAX_TIME_MS, InvalidLimitsError, SearchLimits)
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -47,6 +50,9 @@ __all__ = [
     "Position",
     "Move",
     "Undo",
+    "SearchLimits",
+    "GO_NUMBERS",
+    "go_tokens",
     "GoLimits",
     "Go",
     "Stop",
@@ -73,11 +79,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 8192
 """Longest accepted line in bytes, not counting the LF or CRLF."""
 
-MAX_DEPTH = 99
 MAX_PERFT_DEPTH = 20
-MAX_NODES = 2**63 - 1
-MAX_TIME_MS = 2**31 - 1
-MAX_MOVESTOGO = 1000
 MAX_UNDO = 1_000_000
 MAX_MOVE_CHARS = 256
 
@@ -334,92 +336,59 @@ class Undo(Command):
         return "undo" if self.count == 1 else f"undo {self.count}"
 
 
-_CLOCK_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo")
-_INT_LIMITS: Mapping[str, Tuple[int, int]] = MappingProxyType(
+#: The arguments of ``go`` that take a number, with the :class:`SearchLimits` field each fills.
+GO_NUMBERS: Mapping[str, str] = MappingProxyType(
     {
-        "depth": (1, MAX_DEPTH),
-        "nodes": (1, MAX_NODES),
-        "movetime": (1, MAX_TIME_MS),
-        "wtime": (0, MAX_TIME_MS),
-        "btime": (0, MAX_TIME_MS),
-        "winc": (0, MAX_TIME_MS),
-        "binc": (0, MAX_TIME_MS),
-        "movestogo": (1, MAX_MOVESTOGO),
+        "depth": "depth",
+        "nodes": "nodes",
+        "movetime": "movetime_ms",
+        "wtime": "wtime_ms",
+        "btime": "btime_ms",
+        "winc": "winc_ms",
+        "binc": "binc_ms",
+        "movestogo": "movestogo",
     }
 )
 _FLAG_LIMITS = ("infinite", "ponder")
 
 
-@dataclass(frozen=True)
-class GoLimits:
-    """The limits of one ``go``, validated on construction (times in milliseconds).
+def go_tokens(limits: SearchLimits) -> List[str]:
+    """The arguments of ``go`` for ``limits``, in a fixed order (flags first).
 
-    Contract (PROTOCOL.md, ``go``): each value in its range; the clock fields need both
-    ``wtime`` and ``btime``; ``infinite`` combines with nothing; ``ponder`` with all but
-    ``infinite``. ``GoLimits()`` is a bare ``go``. Raises :class:`ArgumentError` (``go: ...``).
+    >>> go_tokens(SearchLimits(depth=6, movetime_ms=500))
+    ['depth', '6', 'movetime', '500']
     """
+    tokens: List[str] = [name for name in _FLAG_LIMITS if getattr(limits, name)]
+    for word, field in GO_NUMBERS.items():
+        value = getattr(limits, field)
+        if value is not None:
+            tokens += [word, str(value)]
+    return tokens
 
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    movetime: Optional[int] = None
-    wtime: Optional[int] = None
-    btime: Optional[int] = None
-    winc: Optional[int] = None
-    binc: Optional[int] = None
-    movestogo: Optional[int] = None
-    infinite: bool = False
-    ponder: bool = False
 
-    def __post_init__(self) -> None:
-        for name, (low, high) in _INT_LIMITS.items():
-            value = getattr(self, name)
-            if value is not None:
-                _check_int("go", name, value, low, high)
-        for name in _FLAG_LIMITS:
-            if not isinstance(getattr(self, name), bool):
-                raise ArgumentError("go", f"{name} must be True or False")
-        if self.has_clock and (self.wtime is None or self.btime is None):
-            raise ArgumentError("go", "the clock needs both wtime and btime")
-        if self.infinite:
-            if self.ponder:
-                raise ArgumentError("go", "infinite cannot be combined with ponder")
-            other = next((n for n in _INT_LIMITS if getattr(self, n) is not None), None)
-            if other is not None:
-                raise ArgumentError("go", f"infinite cannot be combined with {other}")
+def GoLimits(**kwargs: object) -> SearchLimits:  # noqa: N802 - the old class name, kept working
+    """Deprecated: build a :class:`SearchLimits` from ``go``'s words (``movetime=``, ``wtime=``...).
 
-    def __repr__(self) -> str:
-        fields = (f for f in dataclasses.fields(self) if getattr(self, f.name) != f.default)
-        return "GoLimits(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields) + ")"
-
-    @property
-    def has_clock(self) -> bool:
-        """True when any of wtime, btime, winc, binc, movestogo is given."""
-        return any(getattr(self, name) is not None for name in _CLOCK_FIELDS)
-
-    @property
-    def is_bounded(self) -> bool:
-        """True when the search ends by itself: a depth, nodes, movetime or clock limit."""
-        return self.has_clock or any(
-            value is not None for value in (self.depth, self.nodes, self.movetime)
-        )
-
-    def to_tokens(self) -> List[str]:
-        """The arguments of ``go`` in a fixed order."""
-        tokens: List[str] = [name for name in _FLAG_LIMITS if getattr(self, name)]
-        for name in _INT_LIMITS:
-            value = getattr(self, name)
-            if value is not None:
-                tokens += [name, str(value)]
-        return tokens
+    ``GoLimits(depth=6)`` is ``SearchLimits(depth=6)``; use :class:`SearchLimits` directly.
+    """
+    warnings.warn("GoLimits is deprecated: use draughts_engine.search.limits.SearchLimits "
+                  "(times in *_ms fields)", DeprecationWarning, stacklevel=2)
+    fields = {GO_NUMBERS.get(name, name): value for name, value in kwargs.items()}
+    try:
+        return SearchLimits(**fields)  # type: ignore[arg-type]
+    except InvalidLimitsError as exc:
+        raise ArgumentError("go", str(exc)) from None
 
 
 @dataclass(frozen=True)
 class Go(Command):
-    limits: GoLimits = GoLimits()
+    """``go``: search with these limits (PROTOCOL.md; times in milliseconds)."""
+
+    limits: SearchLimits = SearchLimits()
     word: ClassVar[str] = "go"
 
     def to_line(self) -> str:
-        return " ".join(["go"] + self.limits.to_tokens())
+        return " ".join(["go"] + go_tokens(self.limits))
 
 
 @dataclass(frozen=True)
@@ -568,14 +537,24 @@ def _parse_go(line: str, spans: _Spans) -> Command:
         if token in _FLAG_LIMITS:
             values[token] = True
             index += 1
-        elif token in _INT_LIMITS:
-            low, high = _INT_LIMITS[token]
+        elif token in GO_NUMBERS:
+            low, high = LIMIT_RANGES[GO_NUMBERS[token]]
             value_token = spans[index + 1][0] if index + 1 < len(spans) else None
             values[token] = _parse_int("go", token, value_token, low, high)
             index += 2
         else:
             raise ArgumentError("go", f"unexpected argument '{show_token(token)}'")
-    return Go(GoLimits(**values))  # type: ignore[arg-type]
+    clock = [word for word in ("wtime", "btime", "winc", "binc", "movestogo") if word in values]
+    if clock and not ("wtime" in values and "btime" in values):
+        raise ArgumentError("go", "the clock needs both wtime and btime")
+    if "infinite" in values:
+        if "ponder" in values:
+            raise ArgumentError("go", "infinite cannot be combined with ponder")
+        other = next((word for word in GO_NUMBERS if word in values), None)
+        if other is not None:
+            raise ArgumentError("go", f"infinite cannot be combined with {other}")
+    return Go(SearchLimits(**{GO_NUMBERS.get(word, word): value  # type: ignore[arg-type]
+                              for word, value in values.items()}))
 
 
 def _parse_perft(line: str, spans: _Spans) -> Command:

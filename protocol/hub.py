@@ -445,10 +445,15 @@ class HubServer:
             sys.stderr = sink
             self.server.stderr = sink
 
+    def current_job(self) -> Optional[_HubSearch]:
+        """The running search, if any; once it is gone its ``done`` has been written."""
+        with self._job_lock:
+            return self.job
+
     def finish(self, job: _HubSearch, done_line: str) -> None:
         """Called by the search thread: write its ``done``, then forget the job."""
         self.flush_info()
-        with self._job_lock:
+        with self._job_lock:  # readers of the job take this lock: they see it with its line
             self.send(done_line)
             if self.job is job:
                 self.job = None
@@ -494,7 +499,7 @@ class HubServer:
         if handler is None:
             self.error(f"unknown command: {command}")
             return False
-        if self.job is not None and command not in _DURING_SEARCH:
+        if self.current_job() is not None and command not in _DURING_SEARCH:
             self.error(f"busy: {command} during search")
             return False
         try:
@@ -508,7 +513,7 @@ class HubServer:
 
     def _end_search(self, wait: float) -> None:
         """Stop the search, if any; its ``done`` is written before this returns."""
-        job = self.job
+        job = self.current_job()
         if job is not None:
             job.end(wait, job.fallback())
 
@@ -741,7 +746,7 @@ class HubServer:
         self.send("pong")
 
     def _ponder_hit(self, _: List[Tuple[str, Optional[str]]]) -> None:
-        job = self.job
+        job = self.current_job()
         if job is not None:
             job.ponderhit()
 

@@ -7,7 +7,7 @@
 classes, so the match runner can use either.  It translates:
 
 * FEN and PDN moves -> ``pos pos=<side + one char per square> moves="<hub moves>"``;
-* :class:`~protocol.commands.GoLimits` -> ``level ...`` + ``go think|ponder|analyze``;
+* :class:`~draughts_engine.search.limits.SearchLimits` -> ``level ...`` + ``go think|ponder|analyze``;
 * ``done move=<hub move> [ponder=<hub move>]`` -> :class:`~protocol.client.GoResult` with PDN
   move texts (the full landing path), ``info`` lines -> :class:`~protocol.client.InfoReport`
   (score in men -> centi-men, or a mate count; time in seconds -> ms; nps in millions when
@@ -47,7 +47,7 @@ from protocol.client import (
     ProtocolError,
     Transport,
 )
-from protocol.commands import GoLimits
+from draughts_engine.search.limits import SearchLimits
 from protocol.hub import (
     HubSyntaxError,
     format_hub_line,
@@ -148,7 +148,7 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000.0:.3f}".rstrip("0").rstrip(".") or "0"
 
 
-def hub_level_pairs(limits: GoLimits, white_to_move: bool) -> List[Tuple[str, object]]:
+def hub_level_pairs(limits: SearchLimits, white_to_move: bool) -> List[Tuple[str, object]]:
     """The ``level`` arguments for ``limits`` (empty when the limits set nothing).
 
     Hub's ``time`` excludes the increment of the coming move (the engine adds it first), so
@@ -161,11 +161,11 @@ def hub_level_pairs(limits: GoLimits, white_to_move: bool) -> List[Tuple[str, ob
         pairs.append(("depth", limits.depth))
     if limits.nodes is not None:
         pairs.append(("nodes", limits.nodes))
-    if limits.movetime is not None:
-        pairs.append(("move-time", _seconds(limits.movetime)))
-    if limits.wtime is not None and limits.btime is not None:
-        own = limits.wtime if white_to_move else limits.btime
-        inc = (limits.winc if white_to_move else limits.binc) or 0
+    if limits.movetime_ms is not None:
+        pairs.append(("move-time", _seconds(limits.movetime_ms)))
+    if limits.has_clock:
+        own = (limits.wtime_ms if white_to_move else limits.btime_ms) or 0
+        inc = (limits.winc_ms if white_to_move else limits.binc_ms) or 0
         if limits.movestogo is not None:
             pairs.append(("moves", limits.movestogo))
         pairs.append(("time", _seconds(max(0, own - inc))))
@@ -176,7 +176,7 @@ def hub_level_pairs(limits: GoLimits, white_to_move: bool) -> List[Tuple[str, ob
 
 @dataclass
 class _HubSearch:
-    limits: GoLimits
+    limits: SearchLimits
     root: Position
     on_info: Optional[Callable[[InfoReport], None]]
     infos: List[InfoReport]
@@ -339,7 +339,7 @@ class HubEngine(EngineConnection):
 
     # ------------------------------------------------------------------ searching
 
-    def start_search(self, limits: GoLimits = GoLimits(), *,
+    def start_search(self, limits: SearchLimits = SearchLimits(), *,
                      on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """Send ``level`` and ``go think|ponder|analyze`` (analyze for infinite) and return."""
         self._require_idle()

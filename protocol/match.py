@@ -77,7 +77,7 @@ from protocol.client import (
     EngineTimeoutError,
     ProcessTransport,
 )
-from protocol.commands import GoLimits
+from draughts_engine.search.limits import SearchLimits
 from protocol.elo import SprtConfig, elo_interval, format_elo, los, sprt_bounds, sprt_status
 from protocol.openings import Opening, OpeningError, generate_openings, load_openings
 
@@ -573,9 +573,10 @@ def play_game(planned: PlannedGame, specs: Sequence[EngineSpec],
 
 
 def _go_limits(spec: EngineSpec, side: str, clock: Optional[Clock],
-               other: Optional[Clock]) -> Tuple[GoLimits, Optional[float]]:
+               other: Optional[Clock]) -> Tuple[SearchLimits, Optional[float]]:
     """The ``go`` limits for ``spec`` and the time it may use (ms; None: no time limit)."""
-    kwargs: Dict[str, Any] = {"depth": spec.depth, "nodes": spec.nodes, "movetime": spec.movetime}
+    kwargs: Dict[str, Any] = {"depth": spec.depth, "nodes": spec.nodes,
+                              "movetime_ms": spec.movetime}
     budgets: List[float] = []
     if spec.movetime is not None:
         budgets.append(float(spec.movetime))
@@ -584,12 +585,12 @@ def _go_limits(spec: EngineSpec, side: str, clock: Optional[Clock],
         own_ms = min(_MAX_CLOCK_MS, int(clock.remaining_ms))
         other_ms = min(_MAX_CLOCK_MS, int(other.remaining_ms))
         white, black = (clock, other) if side == "white" else (other, clock)
-        kwargs.update(wtime=own_ms if side == "white" else other_ms,
-                      btime=own_ms if side == "black" else other_ms,
-                      winc=white.tc.inc_ms, binc=black.tc.inc_ms,
+        kwargs.update(wtime_ms=own_ms if side == "white" else other_ms,
+                      btime_ms=own_ms if side == "black" else other_ms,
+                      winc_ms=white.tc.inc_ms, binc_ms=black.tc.inc_ms,
                       movestogo=clock.movestogo)
         budgets.append(clock.remaining_ms)
-    return GoLimits(**kwargs), (min(budgets) if budgets else None)
+    return SearchLimits(**kwargs), (min(budgets) if budgets else None)
 
 
 def _time_text(spec: EngineSpec, clock: Optional[Clock], margin_ms: int,

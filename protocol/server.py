@@ -15,6 +15,7 @@ flushed at once.  Diagnostics go to stderr.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import sys
@@ -141,10 +142,15 @@ class Server:
     def engine_if_created(self):
         return self._engine
 
+    def current_job(self) -> Optional[_SearchJob]:
+        """The running search, if any; once it is gone its bestmove has been written."""
+        with self._job_lock:
+            return self.job
+
     def finish_search(self, job: _SearchJob, bestmove_line: str) -> None:
         """Called by the search thread: the search is over; write its bestmove, then
         forget the job (so that whoever finds no job knows its bestmove is out)."""
-        with self._job_lock:
+        with self._job_lock:  # readers of the job take this lock: they see it with its line
             self.send(bestmove_line)
             if self.job is job:
                 self.job = None
@@ -210,7 +216,7 @@ class Server:
             from .hub import HubServer
             HubServer(self).run()  # Hub v2 for the rest of the session (PROTOCOL.md 10)
             return True
-        if self.job is not None and not command.allowed_during_search:
+        if self.current_job() is not None and not command.allowed_during_search:
             self.error(f"busy: {command.word} during search")
             return False
         try:
@@ -224,12 +230,12 @@ class Server:
 
     # ---- exit ----------------------------------------------------------------------
     def _quit(self) -> None:
-        job = self.job
+        job = self.current_job()
         if job is not None:
             job.end(QUIT_WAIT, self._fallback_move())
 
     def _end_of_input(self) -> None:
-        job = self.job
+        job = self.current_job()
         if job is not None:
             if job.bounded:  # a search with its own limit may finish
                 job.wait()
@@ -255,7 +261,7 @@ class Server:
             self.send(line)
 
     def _isready(self, _: cmd.IsReady) -> None:
-        if self.job is None and self._engine is None:
+        if self.current_job() is None and self._engine is None:
             self.engine()  # load the search now (UCI's moment for slow set-up), not at go
         self.send("readyok")
 
@@ -290,27 +296,25 @@ class Server:
         self.session.undo(command.count)
 
     def _go(self, command: cmd.Go) -> None:
-        g = command.limits
+        limits = dataclasses.replace(command.limits,
+                                     move_overhead_ms=int(self.options["MoveOverhead"]))
         algorithm = str(self.options["Search"])
-        if algorithm != "pvs" and (g.depth is None or g.nodes is not None or g.movetime is not None
-                                   or g.has_clock or g.infinite or g.ponder):
+        if algorithm != "pvs" and (limits.depth is None or limits.nodes is not None
+                                   or limits.is_timed or limits.infinite or limits.ponder):
             raise SessionError(f"{algorithm} search supports only go depth N")
-        limits = SearchLimits(depth=g.depth, nodes=g.nodes, movetime_ms=g.movetime,
-                              wtime_ms=g.wtime, btime_ms=g.btime, winc_ms=g.winc, binc_ms=g.binc,
-                              movestogo=g.movestogo, infinite=g.infinite, ponder=g.ponder,
-                              move_overhead_ms=int(self.options["MoveOverhead"]))
-        job = _SearchJob(self, limits, hold=g.infinite or g.ponder, bounded=g.is_bounded and not g.ponder)
+        job = _SearchJob(self, limits, hold=limits.infinite or limits.ponder,
+                         bounded=limits.is_bounded)
         with self._job_lock:
             self.job = job
         job.start()
 
     def _stop(self, _: cmd.Stop) -> None:
-        job = self.job
+        job = self.current_job()
         if job is not None:
             job.stop()
 
     def _ponderhit(self, _: cmd.PonderHit) -> None:
-        job = self.job
+        job = self.current_job()
         if job is not None:
             job.ponderhit()
 

@@ -32,7 +32,8 @@ from protocol.client import (
     parse_info,
     parse_option,
 )
-from protocol.commands import ArgumentError, GoLimits
+from draughts_engine.search.limits import SearchLimits
+from protocol.commands import ArgumentError
 
 FAKE_ENGINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
 
@@ -297,8 +298,8 @@ def test_bad_arguments_are_refused_before_sending():
     engine, transport = scripted()
     with pytest.raises(ArgumentError):
         engine.position(moves=["11-15", "oops!"])
-    with pytest.raises(ArgumentError):
-        engine.go(GoLimits(depth=0))
+    with pytest.raises(ValueError):  # InvalidLimitsError, before anything is sent
+        engine.go(SearchLimits(depth=0))
     transport.assert_done()
 
 
@@ -310,7 +311,7 @@ def test_go_collects_infos_and_bestmove():
     ]
     engine, transport = scripted(("go depth 2", infos + ["bestmove 11-15 ponder 23-19"]))
     seen: List[InfoReport] = []
-    result = engine.go(GoLimits(depth=2), on_info=seen.append)
+    result = engine.go(SearchLimits(depth=2), on_info=seen.append)
     assert result.bestmove == "11-15" and result.ponder == "23-19"
     assert [info.depth for info in result.infos] == [1, None, 2]
     assert result.infos[1].string == "between iterations"
@@ -322,7 +323,7 @@ def test_go_collects_infos_and_bestmove():
 
 def test_go_without_legal_move():
     engine, transport = scripted(("go movetime 100", ["bestmove (none)"]))
-    assert engine.go(GoLimits(movetime=100)) == GoResult(None, None, ())
+    assert engine.go(SearchLimits(movetime_ms=100)) == GoResult(None, None, ())
     transport.assert_done()
 
 
@@ -339,7 +340,7 @@ def test_go_infinite_runs_until_stop_and_isready_works_meanwhile():
     with pytest.raises(ClientStateError):
         engine.position()
     with pytest.raises(ClientStateError):
-        engine.go(GoLimits(depth=1))
+        engine.go(SearchLimits(depth=1))
     result = engine.stop()
     assert (result.bestmove, [i.depth for i in result.infos]) == ("11-15", [1, 2])
     with pytest.raises(ClientStateError):
@@ -353,7 +354,7 @@ def test_bestmove_read_by_isready_is_kept_and_stop_is_not_sent():
         ("go depth 1", []),
         ("isready", ["info depth 1 pv 9-13", "bestmove 9-13", "readyok"]),
     )
-    engine.start_search(GoLimits(depth=1))
+    engine.start_search(SearchLimits(depth=1))
     engine.is_ready()
     assert engine.stop() == GoResult("9-13", None, (InfoReport(depth=1, pv=("9-13",)),))
     transport.assert_done()
@@ -364,11 +365,11 @@ def test_ponder_then_ponderhit():
         ("go ponder wtime 1000 btime 1000", ["info depth 1 pv 9-13"]),
         ("ponderhit", ["info depth 2 pv 9-13 22-18", "bestmove 9-13 ponder 22-18"]),
     )
-    engine.start_search(GoLimits(wtime=1000, btime=1000, ponder=True))
+    engine.start_search(SearchLimits(wtime_ms=1000, btime_ms=1000, ponder=True))
     engine.ponderhit()
     assert engine.wait_bestmove().bestmove == "9-13"
     with pytest.raises(ValueError):
-        engine.go(GoLimits(ponder=True))
+        engine.go(SearchLimits(ponder=True))
     transport.assert_done()
 
 
@@ -377,7 +378,7 @@ def test_refused_go_raises_and_ends_the_search():
         ("go nodes 5", ["error go: minimax search supports only go depth N"]),
     )
     with pytest.raises(CommandRejectedError) as caught:
-        engine.go(GoLimits(nodes=5))
+        engine.go(SearchLimits(nodes=5))
     assert caught.value.reason == "go: minimax search supports only go depth N"
     assert not engine.searching
     transport.assert_done()
@@ -386,12 +387,12 @@ def test_refused_go_raises_and_ends_the_search():
 def test_garbage_during_a_search_is_a_protocol_error():
     engine, _ = scripted(("go depth 1", ["info depth one"]))
     with pytest.raises(ProtocolError) as caught:
-        engine.go(GoLimits(depth=1))
+        engine.go(SearchLimits(depth=1))
     assert "< info depth one" in caught.value.transcript
 
     engine, _ = scripted(("go depth 1", ["readyok"]))
     with pytest.raises(ProtocolError, match="unexpected line 'readyok' during a search"):
-        engine.go(GoLimits(depth=1))
+        engine.go(SearchLimits(depth=1))
 
 
 def test_lenient_mode_skips_unknown_lines():
@@ -400,7 +401,7 @@ def test_lenient_mode_skips_unknown_lines():
         ("isready", ["more noise", "readyok"]),
         strict=False,
     )
-    assert engine.go(GoLimits(depth=1)).bestmove == "11-15"
+    assert engine.go(SearchLimits(depth=1)).bestmove == "11-15"
     engine.is_ready()
     assert "< hello there" in engine.transcript
     transport.assert_done()
@@ -419,7 +420,7 @@ def test_silence_times_out_and_the_search_can_still_be_stopped():
     engine, transport = scripted(("go depth 5", []), ("stop", ["bestmove 11-15"]))
     started = time.monotonic()
     with pytest.raises(EngineTimeoutError) as caught:
-        engine.go(GoLimits(depth=5), timeout=0.05)
+        engine.go(SearchLimits(depth=5), timeout=0.05)
     assert time.monotonic() - started < 1.0
     assert caught.value.transcript[-1] == "> go depth 5"
     assert "timed out waiting for bestmove" in str(caught.value)
@@ -431,7 +432,7 @@ def test_silence_times_out_and_the_search_can_still_be_stopped():
 def test_end_of_output_is_termination():
     engine, _ = scripted(("go depth 5", ["info depth 1 pv 11-15", None]))
     with pytest.raises(EngineTerminatedError) as caught:
-        engine.go(GoLimits(depth=5))
+        engine.go(SearchLimits(depth=5))
     assert caught.value.transcript[-1] == "# end of engine output"
     with pytest.raises(EngineTerminatedError):  # and stays so
         engine.read_line(0.01)
@@ -477,9 +478,9 @@ def test_transcript_log_receives_every_entry():
 
 def test_go_timeout_follows_the_limits():
     engine, _ = scripted(go_margin=1.5, search_timeout=42.0)
-    assert engine._search_budget(GoLimits(movetime=2000)) == pytest.approx(3.5)
-    assert engine._search_budget(GoLimits(wtime=4000, btime=1000, winc=500)) == pytest.approx(6.0)
-    assert engine._search_budget(GoLimits(depth=3)) == 42.0
+    assert engine._search_budget(SearchLimits(movetime_ms=2000)) == pytest.approx(3.5)
+    assert engine._search_budget(SearchLimits(wtime_ms=4000, btime_ms=1000, winc_ms=500)) == pytest.approx(6.0)
+    assert engine._search_budget(SearchLimits(depth=3)) == 42.0
 
 
 def test_errors_share_a_base_and_show_the_transcript():
@@ -522,7 +523,7 @@ def test_well_behaved_engine_end_to_end():
         engine.position(moves=["11-15", "23-19"])
         with pytest.raises(CommandRejectedError, match="illegal move 11-16"):
             engine.position(moves=["11-16"])
-        result = engine.go(GoLimits(depth=2))
+        result = engine.go(SearchLimits(depth=2))
         assert (result.bestmove, result.ponder) == ("11-15", "23-19")
         assert result.last_info is not None and result.last_info.score_cp == 12
         engine.go_infinite()
@@ -533,7 +534,7 @@ def test_well_behaved_engine_end_to_end():
         engine.send_raw("frobnicate")
         assert engine.sync() == ["error unknown command: frobnicate"]
         engine.position("W:W:B1")
-        assert engine.go(GoLimits(movetime=50)).bestmove is None
+        assert engine.go(SearchLimits(movetime_ms=50)).bestmove is None
     assert engine.returncode == 0
     assert "well_behaved: started" in engine.stderr_lines
     assert "well_behaved: setoption name Hash value 64" in engine.stderr_lines
@@ -545,7 +546,7 @@ def test_engine_that_hangs_on_go_times_out_and_is_killed():
     with pytest.raises(EngineTimeoutError) as caught:
         with Engine.popen(fake("hang_on_go.py"), timeout=2.0, quit_timeout=0.3) as engine:
             engine.is_ready()
-            engine.go(GoLimits(movetime=100), timeout=0.3)
+            engine.go(SearchLimits(movetime_ms=100), timeout=0.3)
     assert caught.value.transcript[-1] == "> go movetime 100"
     assert engine.returncode is not None and engine.returncode != 0  # SIGTERM ignored: killed
     assert time.monotonic() - started < 5.0
@@ -559,7 +560,7 @@ def test_engine_that_never_finishes_the_handshake_is_reaped():
 def test_engine_that_dies_mid_search():
     with Engine.popen(fake("die_mid_search.py"), timeout=2.0) as engine:
         with pytest.raises(EngineTerminatedError) as caught:
-            engine.go(GoLimits(depth=5), timeout=5.0)
+            engine.go(SearchLimits(depth=5), timeout=5.0)
         assert caught.value.returncode == 3
         assert "exit status 3" in str(caught.value)
         assert "! die_mid_search: simulated crash in search" in caught.value.transcript
@@ -582,7 +583,7 @@ def test_engine_that_dies_mid_search():
 def test_engine_that_prints_garbage(mode, message):
     with pytest.raises(ProtocolError) as caught:
         with Engine.popen(fake("garbage.py", mode), timeout=2.0) as engine:
-            engine.go(GoLimits(depth=1))
+            engine.go(SearchLimits(depth=1))
     assert message in str(caught.value)
 
 

@@ -9,6 +9,7 @@ from typing import List
 import pytest
 
 import protocol.commands
+from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
 from protocol.commands import (
     MAX_LINE_BYTES,
     ArgumentError,
@@ -18,6 +19,7 @@ from protocol.commands import (
     Eval,
     Go,
     GoLimits,
+    go_tokens,
     Hub,
     InvalidUtf8Error,
     IsReady,
@@ -64,21 +66,21 @@ VALID = [
     ("undo", Undo()),
     ("undo 3", Undo(3)),
     ("go", Go()),
-    ("go depth 5", Go(GoLimits(depth=5))),
-    ("go nodes 1000", Go(GoLimits(nodes=1000))),
-    ("go movetime 250", Go(GoLimits(movetime=250))),
-    ("go wtime 0 btime 900", Go(GoLimits(wtime=0, btime=900))),
+    ("go depth 5", Go(SearchLimits(depth=5))),
+    ("go nodes 1000", Go(SearchLimits(nodes=1000))),
+    ("go movetime 250", Go(SearchLimits(movetime_ms=250))),
+    ("go wtime 0 btime 900", Go(SearchLimits(wtime_ms=0, btime_ms=900))),
     (
         "go btime 900 wtime 1000 binc 5 winc 10 movestogo 40",
-        Go(GoLimits(wtime=1000, btime=900, winc=10, binc=5, movestogo=40)),
+        Go(SearchLimits(wtime_ms=1000, btime_ms=900, winc_ms=10, binc_ms=5, movestogo=40)),
     ),
-    ("go depth 8 movetime 1000 nodes 5", Go(GoLimits(depth=8, nodes=5, movetime=1000))),
-    ("go infinite", Go(GoLimits(infinite=True))),
-    ("go ponder wtime 10 btime 20", Go(GoLimits(wtime=10, btime=20, ponder=True))),
-    ("go ponder", Go(GoLimits(ponder=True))),
-    ("go depth 007", Go(GoLimits(depth=7))),
-    ("go depth 99", Go(GoLimits(depth=99))),
-    ("go nodes 9223372036854775807", Go(GoLimits(nodes=2**63 - 1))),
+    ("go depth 8 movetime 1000 nodes 5", Go(SearchLimits(depth=8, nodes=5, movetime_ms=1000))),
+    ("go infinite", Go(SearchLimits(infinite=True))),
+    ("go ponder wtime 10 btime 20", Go(SearchLimits(wtime_ms=10, btime_ms=20, ponder=True))),
+    ("go ponder", Go(SearchLimits(ponder=True))),
+    ("go depth 007", Go(SearchLimits(depth=7))),
+    ("go depth 99", Go(SearchLimits(depth=99))),
+    ("go nodes 9223372036854775807", Go(SearchLimits(nodes=2**63 - 1))),
     ("stop", Stop()),
     ("ponderhit", PonderHit()),
     ("quit", Quit()),
@@ -104,7 +106,7 @@ def test_to_line_round_trips(line, expected):
 
 def test_to_line_is_canonical():
     assert parse_command("go  btime 2 \t wtime 1").to_line() == "go wtime 1 btime 2"
-    assert Go(GoLimits(infinite=True)).to_line() == "go infinite"
+    assert Go(SearchLimits(infinite=True)).to_line() == "go infinite"
     assert Position("W:W1:B2", ("1-5",)).to_line() == "position fen W:W1:B2 moves 1-5"
     assert Undo().to_line() == "undo"
 
@@ -248,24 +250,32 @@ def test_only_the_read_only_and_search_control_commands_are_allowed_during_searc
 @pytest.mark.parametrize(
     "kwargs, reason",
     [
-        ({"depth": True}, "go: depth must be an integer, got True"),
-        ({"depth": 2.0}, "go: depth must be an integer, got 2.0"),
-        ({"infinite": 1}, "go: infinite must be True or False"),
-        ({"wtime": 5}, "go: the clock needs both wtime and btime"),
+        ({"depth": True}, "depth must be a whole number, got True"),
+        ({"depth": 2.0}, "depth must be a whole number, got 2.0"),
+        ({"depth": 100}, "depth must be in 1..99, got 100"),
+        ({"infinite": 1}, "infinite must be True or False"),
+        ({"wtime_ms": 5}, "a clock needs both wtime_ms and btime_ms"),
+        ({"infinite": True, "depth": 3}, "infinite cannot be combined with depth"),
     ],
 )
 def test_go_limits_validate_on_construction(kwargs, reason):
-    with pytest.raises(ArgumentError, match="^" + reason.replace(".", r"\.") + "$"):
-        GoLimits(**kwargs)
+    with pytest.raises(InvalidLimitsError, match="^" + reason.replace(".", r"\.") + "$"):
+        SearchLimits(**kwargs)
+
+
+def test_deprecated_golimits_builds_search_limits():
+    with pytest.warns(DeprecationWarning):
+        assert GoLimits(movetime=5, depth=2) == SearchLimits(movetime_ms=5, depth=2)
+    with pytest.warns(DeprecationWarning), pytest.raises(ArgumentError):
+        GoLimits(wtime=5)
 
 
 def test_go_limits_properties():
-    assert not GoLimits().is_bounded and not GoLimits().has_clock
-    assert GoLimits(depth=3).is_bounded
-    assert GoLimits(wtime=1, btime=2).has_clock and GoLimits(wtime=1, btime=2).is_bounded
-    assert not GoLimits(infinite=True).is_bounded
-    assert GoLimits(ponder=True, movetime=5).to_tokens() == ["ponder", "movetime", "5"]
-    assert repr(GoLimits(depth=3)) == "GoLimits(depth=3)"
+    assert not SearchLimits().is_bounded and not SearchLimits().has_clock
+    assert SearchLimits(depth=3).is_bounded
+    assert SearchLimits(wtime_ms=1, btime_ms=2).has_clock and SearchLimits(wtime_ms=1, btime_ms=2).is_bounded
+    assert not SearchLimits(infinite=True).is_bounded
+    assert go_tokens(SearchLimits(ponder=True, movetime_ms=5)) == ["ponder", "movetime", "5"]
 
 
 @pytest.mark.parametrize(
@@ -297,7 +307,7 @@ def test_commands_are_frozen_and_hashable():
     assert command.moves == ("11-15",)
     with pytest.raises(AttributeError):
         command.fen = "x"  # type: ignore[misc]
-    assert len({Go(GoLimits(depth=3)), Go(GoLimits(depth=3))}) == 1
+    assert len({Go(SearchLimits(depth=3)), Go(SearchLimits(depth=3))}) == 1
 
 
 # --------------------------------------------------------------------------- bytes -> lines

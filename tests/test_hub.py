@@ -21,7 +21,7 @@ from draughts_engine.variants import VARIANTS, get_variant
 from protocol import hub
 from protocol.client import (CommandRejectedError, EngineTerminatedError, EngineTimeoutError,
                              ProtocolError)
-from protocol.commands import GoLimits
+from draughts_engine.search.limits import SearchLimits
 from protocol.hub import (HubSyntaxError, flip_move_text, flip_square, format_hub_line, hub_pos,
                           hub_score, parse_hub_line, position_from_hub_pos)
 from protocol.hub_client import HubEngine, hub_level_pairs, parse_hub_info
@@ -493,7 +493,7 @@ def test_real_process_plays_complete_games_in_hub_mode() -> None:
             while not game.result().is_over and game.ply < 160:
                 engine.position(None, [m.pdn() for m in game.moves])
                 if game.position.white_to_move:
-                    result = engine.go(GoLimits(depth=2))
+                    result = engine.go(SearchLimits(depth=2))
                     assert result.bestmove is not None and result.infos
                     game.push(result.bestmove)
                 else:
@@ -600,7 +600,7 @@ def test_hub_client_speaks_to_a_scan_like_engine() -> None:
     engine.new_game()
     fen = "W:W28,33:B23,13,24"  # 28 takes two men, on either of two routes
     engine.position(fen, [])
-    result = engine.go(GoLimits(depth=5))
+    result = engine.go(SearchLimits(depth=5))
     position = Position.from_fen(fen, "international")
     move = max(position.legal_moves(), key=lambda m: len(m.captured))
     assert result.bestmove == move.pdn()
@@ -621,22 +621,22 @@ def test_hub_client_converts_positions_moves_and_limits() -> None:
             ' moves="32-28 19-23 28x19x23"'
         with pytest.raises(CommandRejectedError, match="position"):
             engine.position(None, ["32-29"])
-        engine.go(GoLimits(wtime=60000, btime=50000, winc=1000, binc=1000, movestogo=20))
+        engine.go(SearchLimits(wtime_ms=60000, btime_ms=50000, winc_ms=1000, binc_ms=1000, movestogo=20))
         assert "level moves=20 time=49 inc=1" in scan.received  # Black to move: its clock
-    assert hub_level_pairs(GoLimits(movetime=1500), True) == [("move-time", "1.5")]
-    assert hub_level_pairs(GoLimits(infinite=True), True) == [("infinite", None)]
-    assert hub_level_pairs(GoLimits(wtime=1000, btime=2000), False) == [("time", "2")]
+    assert hub_level_pairs(SearchLimits(movetime_ms=1500), True) == [("move-time", "1.5")]
+    assert hub_level_pairs(SearchLimits(infinite=True), True) == [("infinite", None)]
+    assert hub_level_pairs(SearchLimits(wtime_ms=1000, btime_ms=2000), False) == [("time", "2")]
 
 
 def test_hub_client_timeouts_and_dead_engines_raise_the_client_errors() -> None:
     silent = ScriptedScan(answers_done=False)
     with silent.attach(timeout=5) as engine:
         with pytest.raises(EngineTimeoutError, match="done"):
-            engine.go(GoLimits(depth=3), timeout=0.3)
+            engine.go(SearchLimits(depth=3), timeout=0.3)
     dying = ScriptedScan(die_on_go=True)
     with dying.attach(timeout=5) as engine:
         with pytest.raises(EngineTerminatedError):
-            engine.go(GoLimits(depth=3), timeout=5)
+            engine.go(SearchLimits(depth=3), timeout=5)
 
 
 def test_hub_conformance_checks_pass_for_our_engine() -> None:

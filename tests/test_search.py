@@ -451,7 +451,9 @@ def test_limits_validate() -> None:
         SearchLimits(depth=0)
     with pytest.raises(InvalidLimitsError):
         SearchLimits(movetime_ms=-5)
-    assert SearchLimits(wtime_ms=1).has_clock and not SearchLimits(depth=3).is_timed
+    assert SearchLimits(wtime_ms=1, btime_ms=1).has_clock and not SearchLimits(depth=3).is_timed
+    with pytest.raises(InvalidLimitsError):
+        SearchLimits(wtime_ms=1)
 
 
 def test_mate_conversion() -> None:

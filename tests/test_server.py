@@ -11,7 +11,8 @@ import pytest
 
 from draughts_engine.game import Game
 from draughts_engine.position import Position
-from protocol.client import Engine, GoLimits
+from draughts_engine.search.limits import SearchLimits
+from protocol.client import Engine
 
 SERVER = [sys.executable, "-m", "protocol"]
 
@@ -158,7 +159,7 @@ def test_small_games_through_the_protocol(engine: Engine) -> None:
 
 def test_go_returns_a_legal_bestmove_with_info(engine: Engine) -> None:
     engine.position(moves=["11-15", "23-19"])
-    result = engine.go(GoLimits(depth=4))
+    result = engine.go(SearchLimits(depth=4))
     position = Position.start("english").play("11-15").play("23-19")
     legal = {m.pdn() for m in position.legal_moves()}
     assert result.bestmove in legal
@@ -170,7 +171,7 @@ def test_go_returns_a_legal_bestmove_with_info(engine: Engine) -> None:
 
 def test_bestmove_none_without_legal_moves(engine: Engine) -> None:
     engine.position(fen="W:W:B1,2")
-    assert engine.go(GoLimits(depth=3)).bestmove is None
+    assert engine.go(SearchLimits(depth=3)).bestmove is None
 
 
 def test_busy_commands_are_refused_during_search(engine: Engine) -> None:
@@ -192,7 +193,7 @@ def test_infinite_holds_bestmove_until_stop(engine: Engine) -> None:
 
 
 def test_ponderhit_turns_ponder_into_timed_search(engine: Engine) -> None:
-    engine.start_search(GoLimits(ponder=True, movetime=200))
+    engine.start_search(SearchLimits(ponder=True, movetime_ms=200))
     time.sleep(0.3)
     assert all(not line.startswith("bestmove") for line in engine.sync())
     engine.ponderhit()
@@ -201,7 +202,7 @@ def test_ponderhit_turns_ponder_into_timed_search(engine: Engine) -> None:
 
 
 def test_exactly_one_bestmove_per_go_even_after_late_stop(engine: Engine) -> None:
-    engine.go(GoLimits(depth=2))
+    engine.go(SearchLimits(depth=2))
     engine.send_raw("stop")
     assert not any(line.startswith("bestmove") for line in engine.sync())
 

@@ -19,26 +19,60 @@ from typing import Any, Optional, Tuple
 from .interface import MATE_BOUND, WIN
 
 __all__ = ["SearchLimits", "SearchInfo", "SearchResult", "InvalidLimitsError",
-           "score_to_protocol", "mate_in_moves"]
+           "score_to_protocol", "mate_in_moves", "LIMIT_RANGES", "CLOCK_FIELDS", "MAX_DEPTH"]
 
 
 class InvalidLimitsError(ValueError):
-    """Search limits that make no sense (negative depth, nodes or times)."""
+    """Search limits that make no sense (a value out of its range, a bad combination)."""
+
+
+MAX_DEPTH = 99
+"""The deepest nominal depth a search can be asked for."""
+
+MAX_NODES = 2 ** 63 - 1
+MAX_TIME_MS = 2 ** 31 - 1
+MAX_MOVESTOGO = 1000
+
+#: Each numeric limit with its range (inclusive).
+LIMIT_RANGES = {
+    "depth": (1, MAX_DEPTH),
+    "nodes": (1, MAX_NODES),
+    "movetime_ms": (1, MAX_TIME_MS),
+    "wtime_ms": (0, MAX_TIME_MS),
+    "btime_ms": (0, MAX_TIME_MS),
+    "winc_ms": (0, MAX_TIME_MS),
+    "binc_ms": (0, MAX_TIME_MS),
+    "movestogo": (1, MAX_MOVESTOGO),
+    "move_overhead_ms": (0, MAX_TIME_MS),
+}
+
+CLOCK_FIELDS = ("wtime_ms", "btime_ms", "winc_ms", "binc_ms", "movestogo")
 
 
 @dataclass(frozen=True)
 class SearchLimits:
-    """Limits of one search; every limit is optional and they combine freely.
+    """Limits of one search; the one limits type from every wire to the search.
+
+    Every wire converts its own syntax into this type once, at its edge (the text
+    protocol's ``go``, Hub's ``level``, DXP's clock, the match runner's engine
+    limits), and the reference clients convert it back into their wire's syntax.
 
     The search ends at the first limit reached.  ``depth`` is in plies
     (nominal iteration depth), ``nodes`` counts visited nodes, times are in
     milliseconds.  The clock fields (``wtime_ms`` ... ``movestogo``) are turned
-    into deadlines by :mod:`.timeman`.  ``infinite`` searches until stopped
-    (it ignores the other limits); ``ponder`` searches until stopped or until
-    ``ponderhit``, after which the other limits apply, counted from the
-    ponderhit.  ``move_overhead_ms`` is subtracted from clock budgets for the
-    time lost in transmission.  Without any limit a search runs until stopped
-    or to the maximum depth.
+    into deadlines by :mod:`.timeman`; a clock needs both ``wtime_ms`` and
+    ``btime_ms``.  ``infinite`` searches until stopped and combines with no other
+    limit; ``ponder`` searches until stopped or until ``ponderhit``, after which
+    the other limits apply, counted from the ponderhit.  ``move_overhead_ms`` (an
+    engine setting, not part of any wire's limits) is subtracted from clock budgets
+    for the time lost in transmission.  Without any limit a search runs until
+    stopped or to the maximum depth.
+
+    Raises :class:`InvalidLimitsError` for a value out of its range
+    (:data:`LIMIT_RANGES`) or a combination that makes no sense.
+
+    >>> SearchLimits(depth=6).is_bounded, SearchLimits(infinite=True).is_bounded
+    (True, False)
     """
 
     depth: Optional[int] = None
@@ -54,27 +88,57 @@ class SearchLimits:
     move_overhead_ms: int = 30
 
     def __post_init__(self) -> None:
-        if self.depth is not None and self.depth < 1:
-            raise InvalidLimitsError(f"depth must be at least 1, got {self.depth}")
-        if self.nodes is not None and self.nodes < 1:
-            raise InvalidLimitsError(f"nodes must be at least 1, got {self.nodes}")
-        if self.movestogo is not None and self.movestogo < 1:
-            raise InvalidLimitsError(f"movestogo must be at least 1, got {self.movestogo}")
-        for name in ("movetime_ms", "wtime_ms", "btime_ms", "winc_ms", "binc_ms",
-                     "move_overhead_ms"):
+        for name, (low, high) in LIMIT_RANGES.items():
             value = getattr(self, name)
-            if value is not None and value < 0:
-                raise InvalidLimitsError(f"{name} must not be negative, got {value}")
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidLimitsError(f"{name} must be a whole number, got {value!r}")
+            if not low <= value <= high:
+                raise InvalidLimitsError(f"{name} must be in {low}..{high}, got {value}")
+        for name in ("infinite", "ponder"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidLimitsError(f"{name} must be True or False")
+        given_clock = [name for name in CLOCK_FIELDS if getattr(self, name) is not None]
+        if given_clock and (self.wtime_ms is None or self.btime_ms is None):
+            raise InvalidLimitsError("a clock needs both wtime_ms and btime_ms")
+        if self.infinite:
+            if self.ponder:
+                raise InvalidLimitsError("infinite cannot be combined with ponder")
+            other = next((name for name in LIMIT_RANGES if name != "move_overhead_ms"
+                          and getattr(self, name) is not None), None)
+            if other is not None:
+                raise InvalidLimitsError(f"infinite cannot be combined with {other}")
 
     @property
     def has_clock(self) -> bool:
-        """Whether a clock (``wtime_ms`` or ``btime_ms``) was given."""
-        return self.wtime_ms is not None or self.btime_ms is not None
+        """Whether a clock was given (``wtime_ms`` and ``btime_ms``)."""
+        return self.wtime_ms is not None
 
     @property
     def is_timed(self) -> bool:
         """Whether the search has a time limit (fixed move time or a clock)."""
         return self.movetime_ms is not None or self.has_clock
+
+    @property
+    def is_bounded(self) -> bool:
+        """Whether the search ends by itself: a depth, nodes, move time or clock limit,
+        and not pondering (a ponder search waits for ``ponderhit`` or ``stop``)."""
+        if self.ponder or self.infinite:
+            return False
+        return self.depth is not None or self.nodes is not None or self.is_timed
+
+    def budget_ms(self, white_to_move: bool) -> Optional[int]:
+        """The most time this search may take by its own limits (move time, or the
+        mover's whole clock plus increment); None when it has no time limit."""
+        budgets = []
+        if self.movetime_ms is not None:
+            budgets.append(self.movetime_ms)
+        if self.has_clock:
+            left = self.wtime_ms if white_to_move else self.btime_ms
+            increment = (self.winc_ms if white_to_move else self.binc_ms) or 0
+            budgets.append((left or 0) + increment)
+        return min(budgets) if budgets else None
 
 
 @dataclass(frozen=True)
