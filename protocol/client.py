@@ -529,7 +529,7 @@ class EngineConnection:
 
     It owns the transport and the transcript, reads lines with deadlines, keeps the running
     search (``_search``: an object with ``limits``, ``on_info``, ``infos`` and ``result``) and
-    reaps the engine. :class:`Engine` (PROTOCOL.md) and :class:`protocol.hub_client.HubEngine`
+    reaps the engine. :class:`Engine` (PROTOCOL.md) and :class:`protocol.hub.client.HubEngine`
     (Hub v2) add their protocol through :meth:`handshake`, :meth:`start_search`,
     :meth:`_confirm` (wait for the answer that confirms a command) and :meth:`_await_result`
     (read until the search's result).

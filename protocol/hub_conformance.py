@@ -32,7 +32,7 @@ from draughts_engine.variants import get_variant
 
 from protocol.client import EngineError
 from protocol.hub import HubSyntaxError, format_hub_line, hub_pos, parse_hub_line
-from protocol.hub_client import HubEngine
+from protocol.hub.client import HubEngine
 
 __all__ = ["run_hub_checks", "CheckResult", "main"]
 

@@ -286,9 +286,9 @@ def _engine_class(spec: EngineSpec) -> Any:
     if spec.proto == "uci":
         return Engine
     try:
-        from protocol.hub_client import HubEngine  # lazily: only Hub engines need it
+        from protocol.hub.client import HubEngine  # lazily: only Hub engines need it
     except ImportError as exc:
-        raise MatchError(f"engine {spec.name}: proto=hub needs protocol.hub_client.HubEngine, "
+        raise MatchError(f"engine {spec.name}: proto=hub needs protocol.hub.client.HubEngine, "
                          f"which cannot be imported ({exc})") from None
     return HubEngine
 

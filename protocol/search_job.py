@@ -1,7 +1,7 @@
 """The life of one search in the engine server, shared by PROTOCOL.md's ``go`` and Hub's ``go``.
 
 A :class:`SearchJob` runs the search on its own thread and writes exactly one final line
-(``bestmove`` in :mod:`protocol.server`, ``done`` in :mod:`protocol.hub`). In infinite and
+(``bestmove`` in :mod:`protocol.server`, ``done`` in :mod:`protocol.hub.server`). In infinite and
 ponder modes that line is held back until :meth:`SearchJob.stop` or (ponder)
 :meth:`SearchJob.ponderhit`. Subclasses say how the search runs (and reports its ``info``
 lines), how the final line reads and how it is written.

@@ -213,7 +213,7 @@ class Server:
             if not first:
                 self.error("hub: only valid as the first command")
                 return False
-            from .hub import HubServer
+            from .hub.server import HubServer
             HubServer(self).run()  # Hub v2 for the rest of the session (PROTOCOL.md 10)
             return True
         if self.current_job() is not None and not command.allowed_during_search:

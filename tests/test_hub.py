@@ -18,13 +18,14 @@ from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import VARIANTS, get_variant
-from protocol import hub
+from protocol.hub import server as hub
+from protocol.hub import wire
 from protocol.client import (CommandRejectedError, EngineTerminatedError, EngineTimeoutError,
                              ProtocolError)
 from draughts_engine.search.limits import SearchLimits
-from protocol.hub import (HubSyntaxError, flip_move_text, flip_square, format_hub_line, hub_pos,
+from protocol.hub.wire import (HubSyntaxError, flip_move_text, flip_square, format_hub_line, hub_pos,
                           hub_score, parse_hub_line, position_from_hub_pos)
-from protocol.hub_client import HubEngine, hub_level_pairs, parse_hub_info
+from protocol.hub.client import HubEngine, hub_level_pairs, parse_hub_info
 from protocol.hub_conformance import run_hub_checks
 from protocol.server import Server
 
@@ -515,7 +516,7 @@ def test_real_process_raw_exchange_and_end_of_input() -> None:
     game = Game("international")
     game.push_all(["32-28", "19-23"])
     move = done_of(lines)["move"]
-    assert hub.parse_hub_move_text(game.position, move).hub() == move
+    assert wire.parse_hub_move_text(game.position, move).hub() == move
     assert lines.count("pong") == 2  # the second one during the search, which end of input stopped
 
 
@@ -563,7 +564,7 @@ class ScriptedScan:
                         position_from_hub_pos(args["pos"], get_variant("international")), "international")
                     for text in (args.get("moves") or "").split():
                         self.position = self.position.play_raw(
-                            hub.parse_hub_move_text(self.position, text).raw)
+                            wire.parse_hub_move_text(self.position, text).raw)
                 elif command == "go":
                     if self.die_on_go:
                         break

@@ -366,8 +366,8 @@ def test_engine_that_cannot_start_is_a_usage_error(tmp_path):
 
 
 def test_proto_hub_without_a_hub_client_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "protocol.hub_client", None)  # makes the import fail
-    with pytest.raises(MatchError, match="proto=hub needs protocol.hub_client"):
+    monkeypatch.setitem(sys.modules, "protocol.hub.client", None)  # makes the import fail
+    with pytest.raises(MatchError, match="proto=hub needs protocol.hub.client"):
         run(mover("alpha") + ["proto=hub"] + mover("beta"))
 
 
@@ -431,7 +431,7 @@ def test_end_to_end_with_the_real_server(tmp_path):
 
 
 @pytest.mark.skipif(not (ROOT / "draughts_engine" / "search" / "engine.py").exists()
-                    or not (ROOT / "protocol" / "hub_client.py").exists(),
+                    or not (ROOT / "protocol" / "hub" / "client.py").exists(),
                     reason="the search engine or the Hub client is not there yet")
 def test_end_to_end_hub_engine_against_protocol_engine(tmp_path):
     pdn = tmp_path / "hub.pdn"

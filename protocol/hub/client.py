@@ -21,7 +21,7 @@ Hub commands that answer nothing (``set-param``, ``pos``, ``new-game``) are conf
 :class:`~protocol.client.CommandRejectedError`.  ``init`` is sent once, before the first
 command that needs it (after the parameters, as Hub GUIs do).
 
-Connection checks for any Hub engine: :func:`protocol.hub_conformance.run_hub_checks`.
+Connection checks for any Hub engine: ``python3 -m protocol.conformance --hub -- <command>``.
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ from protocol.client import (
     Transport,
 )
 from draughts_engine.search.limits import SearchLimits
-from protocol.hub import (
+from protocol.hub.wire import (
     HubSyntaxError,
     format_hub_line,
     hub_pos,
