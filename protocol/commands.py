@@ -47,6 +47,8 @@ __all__ = [
     "IsReady",
     "SetOption",
     "UciNewGame",
+    "SetPosition",
+    "PlayMoves",
     "Position",
     "Move",
     "Undo",
@@ -284,7 +286,7 @@ class UciNewGame(Command):
 
 
 @dataclass(frozen=True)
-class Position(Command):
+class SetPosition(Command):
     """``position startpos|fen <FEN> [moves ...]``; ``fen`` None means the start position."""
 
     fen: Optional[str] = None
@@ -306,7 +308,7 @@ class Position(Command):
 
 
 @dataclass(frozen=True)
-class Move(Command):
+class PlayMoves(Command):
     """``move m1 [m2 ...]``: play moves on the current position (all or nothing)."""
 
     moves: Tuple[str, ...]
@@ -320,6 +322,12 @@ class Move(Command):
 
     def to_line(self) -> str:
         return "move " + " ".join(self.moves)
+
+
+#: Deprecated names of :class:`SetPosition` and :class:`PlayMoves` (they clashed with the
+#: rules core's ``Position`` and ``Move``).
+Position = SetPosition
+Move = PlayMoves
 
 
 @dataclass(frozen=True)
@@ -512,12 +520,12 @@ def _parse_position(line: str, spans: _Spans) -> Command:
     if index < len(spans):
         if spans[index][0] != "moves":
             raise ArgumentError(word, f"unexpected argument '{show_token(spans[index][0])}'")
-        return Position(fen, _parse_moves(word, spans, index + 1))
-    return Position(fen, ())
+        return SetPosition(fen, _parse_moves(word, spans, index + 1))
+    return SetPosition(fen, ())
 
 
 def _parse_move(line: str, spans: _Spans) -> Command:
-    return Move(_parse_moves("move", spans, 1))
+    return PlayMoves(_parse_moves("move", spans, 1))
 
 
 def _parse_undo(line: str, spans: _Spans) -> Command:

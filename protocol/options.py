@@ -11,6 +11,8 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from draughts_engine.variants import UnknownVariantError, get_variant
 
+from .commands import show_token
+
 __all__ = ["OptionSpec", "OptionError", "Options", "OPTION_SPECS", "VARIANT_VALUES"]
 
 VARIANT_VALUES = ("english", "russian", "brazilian", "international", "tictactoe", "tatedrez")
@@ -51,7 +53,10 @@ class OptionSpec:
         if self.kind == "spin":
             body = text[1:] if text[:1] == "-" else text
             if not body.isdigit() or not body.isascii():
-                raise OptionError(f"{self.name} needs an integer, got '{text[:64]}'")
+                raise OptionError(f"{self.name} needs an integer, got '{show_token(text)}'")
+            if len(body.lstrip("0")) > len(str(max(abs(self.low), abs(self.high)))):
+                raise OptionError(f"{self.name} must be in {self.low}..{self.high}, "
+                                  f"got '{show_token(text)}'")  # no giant int() conversions
             value = int(text)
             if not self.low <= value <= self.high:
                 raise OptionError(f"{self.name} must be in {self.low}..{self.high}, got {value}")
@@ -59,7 +64,7 @@ class OptionSpec:
         if self.kind == "check":
             lowered = text.lower()
             if lowered not in ("true", "false"):
-                raise OptionError(f"{self.name} must be true or false, got '{text[:64]}'")
+                raise OptionError(f"{self.name} must be true or false, got '{show_token(text)}'")
             return lowered == "true"
         lowered = text.lower()
         if self.name == "Variant" and lowered not in self.choices:
@@ -68,7 +73,7 @@ class OptionSpec:
             except UnknownVariantError:
                 pass
         if lowered not in self.choices:
-            raise OptionError(f"{self.name} must be one of {' '.join(self.choices)}, got '{text[:64]}'")
+            raise OptionError(f"{self.name} must be one of {' '.join(self.choices)}, got '{show_token(text)}'")
         return lowered
 
 
@@ -96,7 +101,7 @@ class Options:
         """(canonical name, parsed value) or :class:`OptionError`; changes nothing."""
         spec = self._specs.get(name.strip().lower())
         if spec is None:
-            raise OptionError(f"unknown option '{name[:64]}'")
+            raise OptionError(f"unknown option '{show_token(name)}'")
         return spec.name, spec.parse(raw)
 
     def __getitem__(self, name: str) -> Value:

@@ -1,29 +1,34 @@
 """The life of one search in the engine server, shared by PROTOCOL.md's ``go`` and Hub's ``go``.
 
-A :class:`SearchJob` runs the search on its own thread and writes exactly one final line
-(``bestmove`` in :mod:`protocol.server`, ``done`` in :mod:`protocol.hub.server`). In infinite and
-ponder modes that line is held back until :meth:`SearchJob.stop` or (ponder)
-:meth:`SearchJob.ponderhit`. Subclasses say how the search runs (and reports its ``info``
-lines), how the final line reads and how it is written.
+A :class:`SearchJob` runs :meth:`Session.search <protocol.session.Session.search>` on its own
+thread and writes exactly one final line (``bestmove`` in :mod:`protocol.server`, ``done`` in
+:mod:`protocol.hub.server`). In infinite and ponder modes that line is held back until
+:meth:`SearchJob.stop` or (ponder) :meth:`SearchJob.ponderhit`. Subclasses say how a report
+and the final line read and how they are written.
 """
 from __future__ import annotations
 
 import threading
 from typing import Any, Optional, Tuple
 
-from draughts_engine.search.limits import SearchLimits
+from draughts_engine.search.limits import SearchInfo, SearchLimits
 
 __all__ = ["SearchJob"]
+
+Outcome = Tuple[Optional[Any], Optional[Any]]
 
 
 class SearchJob:
     """One ``go``: searches on its own thread and writes exactly one final line.
 
-    Hooks: :meth:`search` (run the search, never raise), :meth:`final_line` (format its
-    result), :meth:`finish` (write that line) and :meth:`engine_ponderhit`.
+    Hooks: :meth:`report` (one search report), :meth:`final_line` (format the result),
+    :meth:`finish` (write that line, then forget the job) and :meth:`log` (diagnostics).
     """
 
-    def __init__(self, limits: SearchLimits, hold: bool, thread_name: str = "search") -> None:
+    def __init__(self, session: Any, limits: SearchLimits, hold: bool,
+                 thread_name: str = "search") -> None:
+        self.session = session
+        self.board = session.board  # the position searched (it cannot change during a search)
         self.limits = limits
         self.stop_event = threading.Event()
         self.release = threading.Event()  # set: the final line may be written
@@ -47,27 +52,38 @@ class SearchJob:
         """The ponder move was played: search on as a normal search, write the line when done."""
         if self.pondering:
             self.pondering = False
-            self.engine_ponderhit()
+            try:
+                self.session.ponderhit()
+            except Exception as exc:  # never let a ponderhit kill the dispatcher
+                self.log(f"ponderhit failed: {exc!r}")
             self.release.set()
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Wait up to ``timeout`` seconds (None: for ever) for the final line; True once written."""
         return self.finished.wait(timeout)
 
-    def end(self, timeout: float, fallback: Tuple[Optional[Any], Optional[Any]]) -> None:
+    def end(self, timeout: float) -> None:
         """Before the process exits: stop the search and make sure its final line is out.
 
-        Waits up to ``timeout`` seconds for the search thread to write it; if the
-        search has not ended by then, writes the line for ``fallback`` (best, ponder)
-        itself.  Either way exactly one final line is written, and it is written
-        before this returns.
+        Waits up to ``timeout`` seconds for the search thread to write it; if the search has
+        not ended by then, writes the line for :meth:`fallback` itself.  Either way exactly
+        one final line is written, and it is written before this returns.
         """
         self.stop()
         if not self.finished.wait(timeout):
-            self._write(self.final_line(*fallback))
+            self._write(self.final_line(*self.fallback()))
+
+    def fallback(self) -> Outcome:
+        """What is played when the search cannot answer: the first legal move."""
+        legal = self.board.legal_moves()
+        return (legal[0] if legal else None), None
 
     def _run(self) -> None:
-        best, ponder = self.search()
+        try:
+            best, ponder = self.session.search(self.limits, self.report, self.stop_event)
+        except Exception as exc:  # never leave a go without its final line
+            self.log(f"search failed: {exc!r}")
+            best, ponder = self.fallback()
         self.release.wait()
         self._write(self.final_line(best, ponder))
 
@@ -80,15 +96,12 @@ class SearchJob:
             self.finished.set()
 
     # ---- hooks ------------------------------------------------------------------------
-    def search(self) -> Tuple[Optional[Any], Optional[Any]]:
-        """Run the search (reporting info lines; ``stop_event`` ends it): best and ponder move.
-
-        Must not raise: a ``go`` always gets its final line.
-        """
+    def report(self, info: SearchInfo) -> None:
+        """Write one search report (called in the search thread)."""
         raise NotImplementedError
 
     def final_line(self, best: Optional[Any], ponder: Optional[Any]) -> str:
-        """The final line for the search's result."""
+        """The final line for the search's result (the board's move values)."""
         raise NotImplementedError
 
     def finish(self, line: str) -> None:
@@ -96,5 +109,5 @@ class SearchJob:
         job may assume its line is out)."""
         raise NotImplementedError
 
-    def engine_ponderhit(self) -> None:
-        """Tell the search engine that the ponder move was played."""
+    def log(self, text: str) -> None:
+        """A diagnostic line (never on the protocol's output)."""

@@ -15,21 +15,21 @@ flushed at once.  Diagnostics go to stderr.
 """
 from __future__ import annotations
 
-import dataclasses
+
 import os
 import queue
 import sys
 import threading
 import traceback
-from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, List, Optional, TextIO, Union
 
 from draughts_engine import __version__
 from draughts_engine.search.limits import SearchInfo, SearchLimits
 
 from . import commands as cmd
-from .options import OptionError, Options
+from .options import OptionError
 from .search_job import SearchJob
-from .session import Session, SessionError, new_session
+from .session import Session, SessionError
 
 __all__ = ["Server", "main", "format_info"]
 
@@ -58,38 +58,29 @@ class _SearchJob(SearchJob):
     or (ponder) :meth:`ponderhit`.
     """
 
-    def __init__(self, server: "Server", limits: SearchLimits, hold: bool, bounded: bool) -> None:
-        super().__init__(limits, hold, "search")
+    def __init__(self, server: "Server", limits: SearchLimits, hold: bool) -> None:
+        super().__init__(server.session, limits, hold, "search")
         self.server = server
-        self.bounded = bounded  # ends by itself (depth, nodes, movetime or clock)
+        self.bounded = limits.is_bounded  # ends by itself (depth, nodes, movetime or clock)
 
-    def engine_ponderhit(self) -> None:
-        engine = self.server.engine_if_created()
-        if engine is not None:
-            engine.ponderhit()
+    def report(self, info: SearchInfo) -> None:
+        self.server.send(format_info(info, self.board.move_texts(info.pv)))
 
-    def search(self) -> Tuple[Optional[str], Optional[str]]:
-        server = self.server
-        try:
-            best, ponder = server.session.search(server.engine(), self.limits, self._report,
-                                                 self.stop_event)
-            return best, ponder
-        except Exception:  # never leave a go without its bestmove
-            traceback.print_exc(file=sys.stderr)
-            legal = server.session.legal_texts()
-            return (legal[0] if legal else None), None
-
-    def final_line(self, best: Optional[str], ponder: Optional[str]) -> str:
-        text = f"bestmove {best}" if best else "bestmove (none)"
-        if best and ponder:
-            text += f" ponder {ponder}"
-        return text
+    def final_line(self, best: Optional[Any], ponder: Optional[Any]) -> str:
+        if best is None:
+            return "bestmove (none)"
+        texts = self.board.move_texts([best] if ponder is None else [best, ponder])
+        return " ".join(["bestmove", texts[0]] + (["ponder", texts[1]] if len(texts) > 1 else []))
 
     def finish(self, line: str) -> None:
         self.server.finish_search(self, line)
 
-    def _report(self, info: SearchInfo, pv: List[str]) -> None:
-        self.server.send(format_info(info, pv))
+    def log(self, text: str) -> None:
+        try:
+            self.server.stderr.write(text + "\n")
+            self.server.stderr.flush()
+        except (OSError, ValueError):
+            pass
 
 
 class Server:
@@ -99,9 +90,7 @@ class Server:
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
-        self.options = Options()
-        self.session: Session = new_session("english")
-        self._engine = None
+        self.session = Session()
         self._out_lock = threading.Lock()
         self._job_lock = threading.Lock()
         self.job: Optional[_SearchJob] = None
@@ -110,7 +99,7 @@ class Server:
         self._seen_command = False
         self._handlers: Dict[type, Callable] = {
             cmd.Uci: self._uci, cmd.IsReady: self._isready, cmd.SetOption: self._setoption,
-            cmd.UciNewGame: self._ucinewgame, cmd.Position: self._position, cmd.Move: self._move,
+            cmd.UciNewGame: self._ucinewgame, cmd.SetPosition: self._position, cmd.PlayMoves: self._move,
             cmd.Undo: self._undo, cmd.Go: self._go, cmd.Stop: self._stop,
             cmd.PonderHit: self._ponderhit, cmd.Display: self._display, cmd.Perft: self._perft,
             cmd.Eval: self._eval, cmd.Bench: self._bench,
@@ -128,19 +117,6 @@ class Server:
 
     def error(self, reason: str) -> None:
         self.send(f"error {reason}")
-
-    # ---- engine -----------------------------------------------------------------
-    def engine(self):
-        """The search engine, created on first use (keeps start-up fast)."""
-        if self._engine is None:
-            from draughts_engine.search.engine import Engine
-            self._engine = Engine(hash_mb=int(self.options["Hash"]),
-                                  evaluation=str(self.options["Eval"]),
-                                  algorithm=str(self.options["Search"]))
-        return self._engine
-
-    def engine_if_created(self):
-        return self._engine
 
     def current_job(self) -> Optional[_SearchJob]:
         """The running search, if any; once it is gone its bestmove has been written."""
@@ -224,15 +200,28 @@ class Server:
         except (SessionError, OptionError, cmd.CommandError) as exc:
             self.error(f"{command.word}: {exc}")
         except Exception as exc:  # a bug must not kill the server
-            traceback.print_exc(file=self.stderr)
-            self.error(f"{command.word}: internal error: {type(exc).__name__}: {exc}")
+            self._log_bug(exc)
+            self.error(f"{command.word}: internal error: {type(exc).__name__}: "
+                       f"{cmd.show_token(str(exc))}")
         return False
+
+    def _log_bug(self, exc: Exception) -> None:
+        """A bug on stderr: one line, or the whole traceback when DRAUGHTS_DEBUG is set."""
+        try:
+            if os.environ.get("DRAUGHTS_DEBUG"):
+                traceback.print_exception(type(exc), exc, exc.__traceback__, file=self.stderr)
+            else:
+                self.stderr.write(f"draughts-engine: bug: {type(exc).__name__}: "
+                                  f"{cmd.show_token(str(exc))} (set DRAUGHTS_DEBUG=1 for details)\n")
+            self.stderr.flush()
+        except (OSError, ValueError):
+            pass
 
     # ---- exit ----------------------------------------------------------------------
     def _quit(self) -> None:
         job = self.current_job()
         if job is not None:
-            job.end(QUIT_WAIT, self._fallback_move())
+            job.end(QUIT_WAIT)
 
     def _end_of_input(self) -> None:
         job = self.current_job()
@@ -240,12 +229,7 @@ class Server:
             if job.bounded:  # a search with its own limit may finish
                 job.wait()
             else:  # infinite, ponder or a bare go would not end soon
-                job.end(QUIT_WAIT, self._fallback_move())
-
-    def _fallback_move(self) -> Tuple[Optional[str], None]:
-        """What a search that does not stop in time plays: the first legal move."""
-        legal = self.session.legal_texts()
-        return (legal[0] if legal else None), None
+                job.end(QUIT_WAIT)
 
     def _exit_now(self) -> None:
         try:
@@ -257,53 +241,32 @@ class Server:
     # ---- commands -------------------------------------------------------------------
     def _uci(self, _: cmd.Uci) -> None:
         for line in ([f"id name {ENGINE_NAME} {__version__}", f"id author {ENGINE_AUTHOR}",
-                      f"id protocol {cmd.PROTOCOL_VERSION}"] + self.options.lines() + ["uciok"]):
+                      f"id protocol {cmd.PROTOCOL_VERSION}"] + self.session.options.lines() + ["uciok"]):
             self.send(line)
 
     def _isready(self, _: cmd.IsReady) -> None:
-        if self.current_job() is None and self._engine is None:
-            self.engine()  # load the search now (UCI's moment for slow set-up), not at go
+        if self.current_job() is None:
+            self.session.engine()  # load the search now (UCI's moment for slow set-up), not at go
         self.send("readyok")
 
     def _setoption(self, command: cmd.SetOption) -> None:
-        name, value = self.options.resolve(command.name, command.value)
-        if name == "Variant":
-            session = new_session(str(value))
-            self.session = session
-            if self._engine is not None:
-                self._engine.new_game()
-        elif self._engine is not None:
-            if name == "Hash":
-                self._engine.set_hash_size(int(value))
-            elif name == "Eval":
-                self._engine.set_evaluation(str(value))
-            elif name == "Search":
-                self._engine.set_algorithm(str(value))
-        self.options.values[name] = value
+        self.session.set_option(command.name, command.value)
 
     def _ucinewgame(self, _: cmd.UciNewGame) -> None:
-        self.session = new_session(self.session.variant_name)
-        if self._engine is not None:
-            self._engine.new_game()
+        self.session.new_game()
 
-    def _position(self, command: cmd.Position) -> None:
-        self.session.set_position(command.fen, command.moves)
+    def _position(self, command: cmd.SetPosition) -> None:
+        self.session.board.set_position(command.fen, command.moves)
 
-    def _move(self, command: cmd.Move) -> None:
-        self.session.play(command.moves)
+    def _move(self, command: cmd.PlayMoves) -> None:
+        self.session.board.play(command.moves)
 
     def _undo(self, command: cmd.Undo) -> None:
-        self.session.undo(command.count)
+        self.session.board.undo(command.count)
 
     def _go(self, command: cmd.Go) -> None:
-        limits = dataclasses.replace(command.limits,
-                                     move_overhead_ms=int(self.options["MoveOverhead"]))
-        algorithm = str(self.options["Search"])
-        if algorithm != "pvs" and (limits.depth is None or limits.nodes is not None
-                                   or limits.is_timed or limits.infinite or limits.ponder):
-            raise SessionError(f"{algorithm} search supports only go depth N")
-        job = _SearchJob(self, limits, hold=limits.infinite or limits.ponder,
-                         bounded=limits.is_bounded)
+        limits = self.session.search_limits(command.limits)
+        job = _SearchJob(self, limits, hold=limits.infinite or limits.ponder)
         with self._job_lock:
             self.job = job
         job.start()
@@ -319,49 +282,84 @@ class Server:
             job.ponderhit()
 
     def _display(self, _: cmd.Display) -> None:
-        for line in self.session.display():
+        for line in self.session.board.display():
             self.send(line)
 
     def _perft(self, command: cmd.Perft) -> None:
         self._blocking.set()
         try:
-            lines = self.session.perft(command.depth)
+            lines = self.session.board.perft(command.depth)
         finally:
             self._blocking.clear()
         for line in lines:
             self.send(line)
 
     def _eval(self, _: cmd.Eval) -> None:
-        for line in self.session.eval_lines(str(self.options["Eval"])):
+        for line in self.session.board.eval_lines(str(self.session.options["Eval"])):
             self.send(line)
 
     def _bench(self, command: cmd.Bench) -> None:
         from .bench import run_bench
         self._blocking.set()
         try:
-            run_bench(command.depth, self.send, evaluation=str(self.options["Eval"]),
-                      hash_mb=int(self.options["Hash"]))
+            run_bench(command.depth, self.send, evaluation=str(self.session.options["Eval"]),
+                      hash_mb=int(self.session.options["Hash"]))
         finally:
             self._blocking.clear()
-        if self._engine is not None:
-            self._engine.new_game()
+        engine = self.session.engine_if_built()
+        if engine is not None:
+            engine.new_game()
 
+
+
+USAGE = """\
+usage: python3 -m protocol [--dxp [DXP OPTIONS]] [--version] [--help]
+       (console script: draughts-engine)
+
+Without options the engine speaks the text protocol of PROTOCOL.md on stdin/stdout:
+one command per line (uci, isready, position, go, stop, quit, ...).
+Hub mode: send "hub" as the first line and the engine speaks Hub v2, the protocol of
+Scan and the draughts GUIs (PROTOCOL.md section 10).
+DXP: "--dxp [--host 127.0.0.1] [--port 27531]" waits for DamExchange games over TCP
+(PROTOCOL.md section 11; "python3 -m protocol --dxp --help" lists its options).
+
+  --version   print the version and exit
+  --help      print this text and exit"""
+
+
+def _say(text: str, stream: TextIO, status: int) -> int:
+    """Print ``text`` (a closed pipe is no error) and return ``status``."""
+    try:
+        print(text, file=stream, flush=True)
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+    return status
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``python3 -m protocol`` and ``draughts-engine``."""
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] in ("-h", "--help"):
-        print("usage: draughts-engine   (speaks the protocol of PROTOCOL.md on stdin/stdout)\n"
-              "       draughts-engine --dxp [--host 127.0.0.1] [--port 27531]")
-        return 0
-    if args and args[0] == "--dxp":
-        from .dxp import main as dxp_main
-        return dxp_main(args[1:])
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args:
+        if args[0] in ("-h", "--help"):
+            return _say(USAGE, sys.stdout, 0)
+        if args[0] == "--version":
+            return _say(f"{ENGINE_NAME} {__version__}", sys.stdout, 0)
+        if args[0] == "--dxp":
+            from .dxp import main as dxp_main
+            return dxp_main(args[1:])
+        shown = cmd.show_token(args[0])
+        return _say(f"draughts-engine: unknown option '{shown}' (try --help)", sys.stderr, 2)
     sys.setswitchinterval(0.001)  # keep isready/stop answers prompt during a search
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
     server = Server(sys.stdin.buffer, stdout)
-    status = server.run()
+    try:
+        status = server.run()
+    except KeyboardInterrupt:
+        status = 130
+    except Exception as exc:  # the last guard: a bug ends the process with one line, no traceback
+        _say(f"draughts-engine: internal error: {type(exc).__name__}: {cmd.show_token(str(exc))}",
+             sys.stderr, 1)
+        status = 1
     try:
         stdout.flush()
         sys.stderr.flush()

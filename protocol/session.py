@@ -1,327 +1,111 @@
-"""What the server plays: one game of one variant, with its history.
+"""One engine session: the options, the search engine and the board, behind every wire.
 
-A :class:`Session` turns protocol requests into calls on ``draughts_engine``
-and answers with plain data (text lines, move texts); it never writes to a
-stream.  Every mutator is atomic: it either succeeds or raises
-:class:`SessionError` and leaves the session exactly as it was.
+The text server (:mod:`protocol.server`), Hub mode (:mod:`protocol.hub.server`) and the DXP
+follower (:mod:`protocol.dxp`) all drive the engine through a :class:`Session`:
 
-* :class:`DraughtsSession`: the draughts variants, backed by
-  :class:`draughts_engine.game.Game` and the engine search.
-* :class:`SmallGameSession`: tic-tac-toe and Tatedrez, backed by their
-  immutable states and the generic search.
+* options are set with :meth:`Session.set_option` (validated by :mod:`protocol.options`, then
+  applied to the engine and the board here, and only here);
+* a game is set up on :attr:`Session.board` (:mod:`protocol.boards`);
+* a search is :meth:`Session.search`: the wire's limits, converted to
+  :class:`~draughts_engine.search.limits.SearchLimits` at the wire's edge, get the session's
+  move overhead and go to the engine's search.
+
+The engine is built on first use (so that start-up stays fast) or by :meth:`Session.engine`
+when a wire has a moment for slow set-up (``isready``, Hub's ``init``).
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type
+from typing import Any, Optional, Tuple
 
-from draughts_engine.errors import DraughtsError
-from draughts_engine.game import Game
-from draughts_engine.games import GameInputError
-from draughts_engine.games.tatedrez import Tatedrez
-from draughts_engine.games.tictactoe import TicTacToe
-from draughts_engine.perft import perft as count_leaves
-from draughts_engine.position import Position
-from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
-from draughts_engine.variants import get_variant
+from draughts_engine.search.limits import SearchLimits
 
-__all__ = ["Session", "SessionError", "DraughtsSession", "SmallGameSession", "new_session",
-           "SMALL_GAMES", "InfoCallback"]
+from .boards import Board, InfoCallback, SearchOutcome, SessionError, new_board
+from .options import Options, Value
 
-#: Called with each search report and its PV as move texts.
-InfoCallback = Callable[[SearchInfo, List[str]], None]
-
-SMALL_GAMES: Dict[str, type] = {"tictactoe": TicTacToe, "tatedrez": Tatedrez}
-
-
-class SessionError(ValueError):
-    """A request the session cannot carry out; the message is the error detail."""
+__all__ = ["Session", "SessionError"]
 
 
 class Session:
-    """Common interface of the sessions (see the module docstring)."""
+    """Options, the search engine and the board of one client (see the module docstring)."""
 
-    variant_name: str = ""
+    def __init__(self, variant: str = "english") -> None:
+        self.options = Options()
+        self.board: Board = new_board(variant)
+        self.options.values["Variant"] = self.board.variant_name
+        self._engine: Any = None
 
-    def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
-        raise NotImplementedError
+    # ---- engine ---------------------------------------------------------------------
+    def engine(self) -> Any:
+        """The search engine, built with the current options on first use."""
+        if self._engine is None:
+            from draughts_engine.search.engine import Engine
+            self._engine = Engine(hash_mb=int(self.options["Hash"]),
+                                  evaluation=str(self.options["Eval"]),
+                                  algorithm=str(self.options["Search"]))
+        return self._engine
 
-    def play(self, moves: Sequence[str]) -> None:
-        raise NotImplementedError
+    def engine_if_built(self) -> Any:
+        """The search engine if it was built, else None (nothing to tell it yet)."""
+        return self._engine
 
-    def undo(self, count: int) -> None:
-        raise NotImplementedError
+    def ponderhit(self) -> None:
+        """The ponder move was played: tell a running ponder search."""
+        if self._engine is not None:
+            self._engine.ponderhit()
 
-    def display(self) -> List[str]:
-        """The ``d`` block (PROTOCOL.md section 7), without line ends."""
-        raise NotImplementedError
+    # ---- options --------------------------------------------------------------------
+    def set_option(self, name: str, raw: Optional[str]) -> Tuple[str, Value]:
+        """Validate and apply one option; returns (canonical name, value).
 
-    def perft(self, depth: int) -> List[str]:
-        """``<move>: <count>`` lines, then ``nodes <total>``."""
-        raise NotImplementedError
+        Raises :class:`~protocol.options.OptionError` (nothing changed) for an unknown
+        option or a bad value.  ``Variant`` puts a new board of that variant on the table.
+        """
+        option, value = self.options.resolve(name, raw)
+        if option == "Variant":
+            self.set_variant(str(value))
+            return option, value
+        engine = self._engine
+        if engine is not None:
+            if option == "Hash":
+                engine.set_hash_size(int(value))  # type: ignore[arg-type]
+            elif option == "Eval":
+                engine.set_evaluation(str(value))
+            elif option == "Search":
+                engine.set_algorithm(str(value))
+        self.options.values[option] = value
+        return option, value
 
-    def eval_lines(self, evaluation: str) -> List[str]:
-        raise NotImplementedError
+    def set_variant(self, variant: str, clear_engine: bool = True) -> None:
+        """A new game of ``variant`` (a name or alias) at its start position; the engine
+        forgets what it learnt (its hash table) unless ``clear_engine`` is False."""
+        self.board = new_board(variant)
+        self.options.values["Variant"] = self.board.variant_name
+        if clear_engine and self._engine is not None:
+            self._engine.new_game()
 
-    def legal_texts(self) -> List[str]:
-        raise NotImplementedError
+    def new_game(self) -> None:
+        """A new game of the current variant: start position, fresh engine state."""
+        self.set_variant(self.board.variant_name)
 
-    def search(self, engine, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> Tuple[Optional[str], Optional[str]]:
-        """Search the current position; return (best move text or None, ponder text or None)."""
-        raise NotImplementedError
+    # ---- search ---------------------------------------------------------------------
+    def search_limits(self, limits: SearchLimits) -> SearchLimits:
+        """``limits`` as this session searches them: with its move overhead.
 
+        Raises :class:`SessionError` for limits the chosen search cannot honour.
+        """
+        algorithm = str(self.options["Search"])
+        if algorithm != "pvs" and (limits.depth is None or limits.nodes is not None
+                                   or limits.is_timed or limits.infinite or limits.ponder):
+            raise SessionError(f"{algorithm} search supports only go depth N")
+        return dataclasses.replace(limits, move_overhead_ms=int(self.options["MoveOverhead"]))
 
-def _state_line(outcome: Optional[str], code: str) -> str:
-    if outcome is None:
-        return "state ongoing"
-    if outcome == "draw":
-        return f"state draw {code}"
-    return f"state win {outcome} {code}"
+    def search(self, limits: SearchLimits, on_info: InfoCallback,
+               stop: threading.Event) -> SearchOutcome:
+        """Search the board's position under ``limits`` (see :meth:`search_limits`).
 
-
-class DraughtsSession(Session):
-    """A draughts game of one variant."""
-
-    def __init__(self, variant: str) -> None:
-        self.variant = get_variant(variant)
-        self.variant_name = self.variant.name
-        self.game = Game(self.variant)
-
-    def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
-        try:
-            game = Game(self.variant, fen=fen) if fen is not None else Game(self.variant)
-        except DraughtsError as exc:
-            raise SessionError(f"bad fen '{fen}': {exc}") from None
-        self._play_on(game, moves)
-        self.game = game
-
-    def play(self, moves: Sequence[str]) -> None:
-        self._play_on(self.game, moves)
-
-    @staticmethod
-    def _play_on(game: Game, moves: Sequence[str]) -> None:
-        played: List[str] = []
-        try:
-            game.push_all(_MoveTexts(moves, played))
-        except DraughtsError as exc:
-            where = f" (after {' '.join(played)})" if played else ""
-            raise SessionError(f"{exc}{where}") from None
-
-    def undo(self, count: int) -> None:
-        if count > self.game.ply:
-            raise SessionError(f"only {self.game.ply} plies to take back")
-        self.game.undo(count)
-
-    def display(self) -> List[str]:
-        position = self.game.position
-        geo = position.geometry
-        lines = []
-        for row in range(geo.size):
-            cells = []
-            for col in range(geo.size):
-                square = geo.square_at(row, col)
-                cells.append("-" if not square else (position.piece_at(square) or "."))
-            lines.append("board " + "".join(cells))
-        result = self.game.result()
-        lines += [f"fen {position.fen()}", f"variant {self.variant_name}", f"side {position.turn}",
-                  f"ply {self.game.ply}", " ".join(["legal"] + self.legal_texts()),
-                  _state_line(result.outcome, result.code)]
-        return lines
-
-    def legal_texts(self) -> List[str]:
-        return [m.pdn() for m in self.game.position.legal_moves()]
-
-    def perft(self, depth: int) -> List[str]:
-        position = self.game.position
-        lines, total = [], 0
-        for move in position.legal_moves():
-            count = count_leaves(position.play_raw(move.raw), depth - 1)
-            total += count
-            lines.append(f"{move.pdn()}: {count}")
-        lines.append(f"nodes {total}")
-        return lines
-
-    def eval_lines(self, evaluation: str) -> List[str]:
-        from draughts_engine.evaluate import explain
-        terms = explain(self.game.position, evaluation)
-        lines = [f"eval {name} {value}" for name, value in terms if name != "total"]
-        total = dict(terms).get("total", sum(value for _, value in terms))
-        lines.append(f"eval total {total}")
-        return lines
-
-    def search(self, engine, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> Tuple[Optional[str], Optional[str]]:
-        last: List[Optional[SearchInfo]] = [None]
-
-        def report(info: SearchInfo) -> None:
-            last[0] = info
-            on_info(info, [m.pdn() for m in info.pv])
-
-        result: SearchResult = engine.search(self.game.position, limits,
-                                             history=self.game.search_history(),
-                                             on_info=report, stop=stop)
-        shown = last[0]
-        if result.best_move is not None and result.pv and (
-                shown is None or not shown.pv or shown.pv[0] != result.best_move):
-            # Stopped inside an iteration that changed its mind: show the line played.
-            report(_final_info(result, engine))
-        best = result.best_move.pdn() if result.best_move is not None else None
-        ponder = result.ponder_move.pdn() if result.ponder_move is not None else None
-        return best, ponder
-
-
-def _final_info(result: SearchResult, engine) -> SearchInfo:
-    """An ``info`` report of a search's result (for a line the iterations did not show)."""
-    nps = result.nodes * 1000 // result.time_ms if result.time_ms > 0 else result.nodes
-    hashfull = engine.hashfull() if hasattr(engine, "hashfull") else 0
-    return SearchInfo(depth=result.depth, seldepth=max(result.seldepth, result.depth),
-                      score_cp=result.score_cp, mate_in=result.mate_in, nodes=result.nodes,
-                      nps=nps, time_ms=result.time_ms, hashfull=hashfull, pv=tuple(result.pv))
-
-
-class _MoveTexts:
-    """Iterate move texts, remembering which were played (for error context)."""
-
-    def __init__(self, moves: Sequence[str], played: List[str]) -> None:
-        self.moves, self.played = moves, played
-
-    def __iter__(self):
-        for text in self.moves:
-            yield text
-            self.played.append(text)
-
-
-class SmallGameSession(Session):
-    """Tic-tac-toe or Tatedrez (see docs/small-games.md)."""
-
-    def __init__(self, name: str) -> None:
-        self.variant_name = name
-        self.state_class: Type = SMALL_GAMES[name]
-        self.states: List = [self.state_class.start()]
-
-    @property
-    def state(self):
-        return self.states[-1]
-
-    def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
-        try:
-            start = self.state_class.from_fen(fen) if fen is not None else self.state_class.start()
-        except GameInputError as exc:
-            raise SessionError(f"bad fen '{fen}': {exc}") from None
-        self.states = [start] + self._states_after(start, moves)
-
-    def play(self, moves: Sequence[str]) -> None:
-        self.states += self._states_after(self.state, moves)
-
-    @staticmethod
-    def _states_after(state, moves: Sequence[str]) -> List:
-        out, played = [], []
-        for text in moves:
-            try:
-                if state.terminal_score() is not None:
-                    raise SessionError(f"illegal move {text}: the game is over")
-                move = state.parse_move(text)
-            except GameInputError as exc:
-                where = f" (after {' '.join(played)})" if played else ""
-                raise SessionError(f"{exc}{where}") from None
-            state = state.play(move)
-            out.append(state)
-            played.append(text)
-        return out
-
-    def undo(self, count: int) -> None:
-        plies = len(self.states) - 1
-        if count > plies:
-            raise SessionError(f"only {plies} plies to take back")
-        del self.states[len(self.states) - count:]
-
-    def legal_texts(self) -> List[str]:
-        state = self.state
-        return [state.move_text(m) for m in state.legal_moves()]
-
-    def display(self) -> List[str]:
-        state = self.state
-        side = state.side_to_move
-        side = {"x": "white", "o": "black"}.get(side, side)
-        reason = state.result_reason()
-        if reason is None:
-            state_line = "state ongoing"
-        else:
-            text = state.result_text()
-            outcome = {"1-0": "white", "0-1": "black"}.get(text, "draw")
-            state_line = _state_line(outcome, _one_word(reason))
-        board = state.board  # 9 squares, a1 first; '.' is empty
-        rows = ["board " + board[start:start + 3] for start in (6, 3, 0)]
-        return (rows
-                + [f"fen {state.fen()}", f"variant {self.variant_name}", f"side {side}",
-                   f"ply {len(self.states) - 1}", " ".join(["legal"] + self.legal_texts()),
-                   state_line])
-
-    def perft(self, depth: int) -> List[str]:
-        state = self.state
-
-        def leaves(s, d: int) -> int:
-            if d == 0:
-                return 1
-            return sum(leaves(s.play(m), d - 1) for m in s.legal_moves())
-
-        lines, total = [], 0
-        for move in state.legal_moves():
-            count = leaves(state.play(move), depth - 1)
-            total += count
-            lines.append(f"{state.move_text(move)}: {count}")
-        lines.append(f"nodes {total}")
-        return lines
-
-    def eval_lines(self, evaluation: str) -> List[str]:
-        return [f"eval total {self.state.evaluate()}"]
-
-    def search(self, engine, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> Tuple[Optional[str], Optional[str]]:
-        from draughts_engine.search.generic import search_game_state
-        state = self.state
-        texts = _PvTexts(state)
-
-        def report(info: SearchInfo) -> None:
-            on_info(info, texts(info.pv))
-
-        result = search_game_state(state, limits, on_info=report, stop=stop)
-        if result.best_move is None:
-            return None, None
-        pv = texts(result.pv) if result.pv else [state.move_text(result.best_move)]
-        best = state.move_text(result.best_move)
-        ponder = pv[1] if len(pv) > 1 and pv[0] == best else None
-        return best, ponder
-
-
-class _PvTexts:
-    """Turn a small-game PV (move values) into texts by replaying it."""
-
-    def __init__(self, root) -> None:
-        self.root = root
-
-    def __call__(self, pv) -> List[str]:
-        state, out = self.root, []
-        for move in pv:
-            out.append(state.move_text(move))
-            state = state.play(move)
-        return out
-
-
-def _one_word(reason: str) -> str:
-    lowered = reason.lower()
-    for word in ("repetition", "line", "pass", "no-moves"):
-        if word in lowered:
-            return {"line": "three-in-a-row", "pass": "double-pass"}.get(word, word)
-    if "full" in lowered or "draw" in lowered:
-        return "board-full"
-    return "game-over"
-
-
-def new_session(variant: str) -> Session:
-    """A fresh session at the start position of ``variant`` (a canonical name or alias)."""
-    name = variant.strip().lower()
-    if name in SMALL_GAMES:
-        return SmallGameSession(name)
-    return DraughtsSession(get_variant(name).name)
+        Returns (best, ponder) as the board's move values: best is a legal move, or None
+        when there is none.  ``on_info`` gets every report, in the searching thread.
+        """
+        return self.board.search(self.engine(), limits, on_info, stop)

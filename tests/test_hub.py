@@ -87,7 +87,7 @@ class HubPeer:
         self.server = Server(os.fdopen(r_in, "rb", buffering=0),
                              os.fdopen(w_out, "w", encoding="utf-8", newline="\n"))
         self.engine = engine or FakeEngine()
-        self.server._engine = self.engine
+        self.server.session._engine = self.engine
         self.lines: "queue.Queue[Optional[Tuple[float, str]]]" = queue.Queue()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -330,7 +330,7 @@ def test_during_a_search_only_ping_stop_ponder_hit_and_quit_are_taken(peer: HubP
     peer.nothing_for(0.1)
     peer.send("stop")
     done_of(peer.until("done"))
-    assert peer.server.options["Hash"] == 16 and peer.engine.new_games == 0
+    assert peer.server.session.options["Hash"] == 16 and peer.engine.new_games == 0
 
 
 def test_bad_pos_is_an_error_and_keeps_the_previous_position(peer: HubPeer) -> None:
@@ -352,7 +352,7 @@ def test_set_param_variant_hash_and_errors(peer: HubPeer) -> None:
     peer.send("set-param name=hash value=64", "set-param name=Ponder value=true",
               "set-param name=eval value=classic", "set-param name=move-overhead value=7")
     assert peer.ping() == []
-    options = peer.server.options
+    options = peer.server.session.options
     assert (options["Hash"], options["Ponder"], options["Eval"], options["MoveOverhead"]) == (
         64, True, "classic", 7)
     for bad, start in (("set-param name=hash value=0", "set-param: Hash must be in 1..1024"),

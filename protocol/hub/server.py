@@ -3,13 +3,13 @@
 PROTOCOL.md section 10 is the contract.  :class:`HubServer` takes over a
 :class:`protocol.server.Server` whose first command was ``hub``: it reads the
 remaining lines from the server's line queue, writes through ``server.send``
-and searches with ``server.engine()``.  The line format is :mod:`protocol.hub.wire`.
+and plays through the server's :class:`~protocol.session.Session` (its options, engine and
+board), like the text protocol.  The line format is :mod:`protocol.hub.wire`.
 """
 from __future__ import annotations
 
 import math
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -19,9 +19,12 @@ from draughts_engine import __version__
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
 from draughts_engine.move import Move
-from draughts_engine.search.limits import SearchInfo, SearchLimits
+from draughts_engine.search.limits import (LIMIT_RANGES, MAX_TIME_MS, SearchInfo, SearchLimits)
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
+from ..boards import DraughtsBoard
+from ..commands import LineError
+from ..options import OptionError
 from ..search_job import SearchJob
 from .wire import (NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
                    format_hub_info, format_hub_line, hub_value, parse_hub_line,
@@ -47,7 +50,7 @@ _DURING_SEARCH = frozenset({"ping", "ponder-hit", "stop", "quit"})
 @dataclass(frozen=True)
 class _Param:
     name: str       # Hub name
-    option: str     # the server option it sets ("" for variant)
+    option: str     # the session option it sets ("" for variant and numbering)
     kind: str       # bool, int, enum
     low: int = 0
     high: int = 0
@@ -62,6 +65,7 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
 )
+_BOOL_WORDS = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}
 
 
 class _HubError(ValueError):
@@ -71,7 +75,12 @@ class _HubError(ValueError):
 # --------------------------------------------------------------------------- level
 
 @dataclass
-class _Level:
+class HubLevel:
+    """The ``level`` arguments given since the last ``go`` (Hub's own units: seconds).
+
+    :meth:`limits` converts them into the one :class:`SearchLimits` at ``go``.
+    """
+
     depth: Optional[int] = None
     nodes: Optional[int] = None
     move_time: Optional[float] = None
@@ -85,26 +94,76 @@ class _Level:
         return (self.depth is None and self.nodes is None and self.move_time is None
                 and self.time is None and not self.infinite)
 
+    def set(self, name: str, value: Optional[str]) -> None:
+        """Take one ``level`` argument; unknown names are ignored (Hub v2)."""
+        if name == "infinite":
+            self.infinite = True
+            return
+        if name not in ("depth", "nodes", "move-time", "moves", "time", "inc"):
+            return
+        if value is None:
+            raise _HubError(f"level: {name} needs a value")
+        if name == "depth":
+            self.depth = _int_value(name, value, *LIMIT_RANGES["depth"])
+        elif name == "nodes":
+            self.nodes = _int_value(name, value, *LIMIT_RANGES["nodes"])
+        elif name == "moves":
+            self.moves = _int_value(name, value, 0, LIMIT_RANGES["movestogo"][1])
+        elif name == "move-time":
+            self.move_time = _seconds_value(name, value)
+        elif name == "time":
+            self.time = _seconds_value(name, value)
+        else:
+            self.inc = _seconds_value(name, value)
 
-def _int_value(name: str, value: Optional[str], low: int, high: Optional[int] = None) -> int:
-    text = (value or "").strip()
+    def limits(self, mode: str) -> Tuple[SearchLimits, bool]:
+        """The search limits for ``go <mode>``, and whether ``done`` is held back."""
+        ponder = mode == "ponder"
+        if self.infinite or (self.empty and mode == "analyze"):
+            return SearchLimits(infinite=not ponder, ponder=ponder), True
+        move_time = DEFAULT_MOVE_TIME if self.empty else self.move_time
+        clock: Dict[str, Any] = {}
+        if self.time is not None:
+            # Hub: the increment is added to the clock before the move.
+            left_ms = min(MAX_TIME_MS, _ms(self.time) + _ms(self.inc or 0.0))
+            clock = {"wtime_ms": left_ms, "btime_ms": left_ms, "winc_ms": 0, "binc_ms": 0,
+                     "movestogo": self.moves or None}
+        limits = SearchLimits(depth=self.depth, nodes=self.nodes,
+                              movetime_ms=None if move_time is None else max(1, _ms(move_time)),
+                              ponder=ponder, **clock)
+        return limits, ponder
+
+
+def _ms(seconds: float) -> int:
+    return min(MAX_TIME_MS, int(round(seconds * 1000)))
+
+
+def _int_value(name: str, value: str, low: int, high: int) -> int:
+    """A whole number; values past ``high`` (however long) count as ``high``."""
+    text = value.strip()
     body = text[1:] if text[:1] in "+-" else text
     if not body.isdigit() or not body.isascii():
         raise _HubError(f"level: {name} needs an integer, got {hub_value(text)}")
-    number = int(text)
+    if text.startswith("-") and body.strip("0"):
+        raise _HubError(f"level: {name} must be at least {low}, got {hub_value(text)}")
+    if len(body.lstrip("0")) > len(str(high)):  # no giant int() conversions
+        return high
+    number = int(body)
     if number < low:
         raise _HubError(f"level: {name} must be at least {low}, got {number}")
-    return number if high is None else min(number, high)
+    return min(number, high)
 
 
-def _seconds_value(name: str, value: Optional[str]) -> float:
+def _seconds_value(name: str, value: str) -> float:
+    """A non-negative number of seconds; past :data:`MAX_TIME_MS` it counts as that."""
+    text = value.strip()
     try:
-        number = float((value or "").strip())
+        number = float(text) if len(text) <= 64 else math.nan
     except ValueError:
         number = math.nan
-    if not math.isfinite(number):
-        raise _HubError(f"level: {name} needs a number of seconds, got {hub_value(value or '')}")
-    return max(0.0, number)
+    if math.isnan(number) or number == -math.inf:
+        raise _HubError(f"level: {name} needs a number of seconds, got {hub_value(text)}")
+    return min(max(0.0, number), MAX_TIME_MS / 1000.0)
 
 
 # --------------------------------------------------------------------------- search job
@@ -112,47 +171,14 @@ def _seconds_value(name: str, value: Optional[str]) -> float:
 class _HubSearch(SearchJob):
     """One ``go``: searches on its own thread and writes exactly one ``done``."""
 
-    def __init__(self, hub: "HubServer", game: Game, limits: SearchLimits, hold: bool,
+    def __init__(self, hub: "HubServer", limits: SearchLimits, hold: bool,
                  text: Callable[[Move], str]) -> None:
+        super().__init__(hub.session, limits, hold, "hub-search")
         self.hub = hub
         self.text = text
-        self.position = game.position
-        self.history = game.search_history()
-        super().__init__(limits, hold, "hub-search")
 
-    def engine_ponderhit(self) -> None:
-        engine = self.hub.server.engine_if_created()
-        if engine is not None:
-            try:
-                engine.ponderhit()
-            except Exception as exc:  # never let a ponderhit kill the dispatcher
-                self.hub.log(f"ponderhit failed: {exc!r}")
-
-    def search(self) -> Tuple[Optional[Move], Optional[Move]]:
-        position = self.position
-        legal = position.legal_moves()
-        best: Optional[Move] = None
-        ponder: Optional[Move] = None
-        try:
-            if legal:
-                result = self.hub.server.engine().search(position, self.limits,
-                                                         history=self.history,
-                                                         on_info=self._report,
-                                                         stop=self.stop_event)
-                best, ponder = result.best_move, result.ponder_move
-        except Exception as exc:  # the done line must come whatever happens
-            self.hub.log(f"search failed: {exc!r}")
-        if legal and best not in legal:
-            best, ponder = legal[0], None
-        if best is not None and ponder is not None:
-            if ponder not in position.play_raw(best.raw).legal_moves():
-                ponder = None
-        return best, ponder
-
-    def fallback(self) -> Tuple[Optional[Move], None]:
-        """What a search that does not stop in time plays: the first legal move."""
-        legal = self.position.legal_moves()
-        return (legal[0] if legal else None), None
+    def report(self, info: SearchInfo) -> None:
+        self.hub.send_info(format_hub_info(info, [self.text(move) for move in info.pv]))
 
     def final_line(self, best: Optional[Move], ponder: Optional[Move]) -> str:
         pairs: List[Tuple[str, object]] = []
@@ -165,31 +191,29 @@ class _HubSearch(SearchJob):
     def finish(self, line: str) -> None:
         self.hub.finish(self, line)
 
-    def _report(self, info: SearchInfo) -> None:
-        try:
-            pv = [self.text(m) for m in info.pv]
-        except AttributeError:
-            pv = []
-        self.hub.send_info(format_hub_info(info, pv))
+    def log(self, text: str) -> None:
+        self.hub.log(text)
 
 
 # --------------------------------------------------------------------------- server
 
 class HubServer:
-    """Speaks Hub v2 on behalf of ``server`` until ``quit`` or end of input (PROTOCOL.md 10)."""
+    """Speaks Hub v2 on behalf of ``server`` until ``quit`` or end of input (PROTOCOL.md 10).
 
-    def __init__(self, server, silence_stderr: Optional[bool] = None) -> None:
+    Diagnostics go to the file named by ``DRAUGHTS_HUB_LOG``, else nowhere: Hub GUIs read
+    nothing but the protocol, and some take any stderr output for a failure.
+    """
+
+    def __init__(self, server: Any) -> None:
         self.server = server
+        self.session = server.session
         self.job: Optional[_HubSearch] = None
         self._job_lock = threading.Lock()
-        self.level = _Level()
-        self.variant: Variant = get_variant("international")
+        self.level = HubLevel()
         self.variant_value = "normal"
         self.numbering = "auto"
         self.detected: Optional[str] = None  # the numbering seen in this game's moves (auto)
-        self.game = Game(self.variant)
-        real_process = server.stdin is getattr(sys.stdin, "buffer", None)
-        self._silence = real_process if silence_stderr is None else silence_stderr
+        self.session.set_variant("international", clear_engine=False)
         self._log_file: Optional[IO[str]] = None
         self._send_lock = threading.Lock()
         self._last_line = 0.0
@@ -201,6 +225,19 @@ class HubServer:
             "ping": self._ping, "ponder-hit": self._ponder_hit, "stop": self._stop,
             "quit": self._quit,
         }
+
+    @property
+    def board(self) -> DraughtsBoard:
+        """The session's board (Hub plays the draughts variants only)."""
+        return self.session.board  # type: ignore[return-value]
+
+    @property
+    def variant(self) -> Variant:
+        return self.board.variant
+
+    @property
+    def game(self) -> Game:
+        return self.board.game
 
     # ---- plumbing ---------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -240,7 +277,7 @@ class HubServer:
         self.send(format_hub_line("error", ("message", message)))
 
     def log(self, text: str) -> None:
-        """Diagnostics: to the file named by DRAUGHTS_HUB_LOG, else nowhere (stderr stays silent)."""
+        """Diagnostics: to the file named by DRAUGHTS_HUB_LOG, else nowhere."""
         if self._log_file is not None:
             try:
                 self._log_file.write(f"{time.strftime('%H:%M:%S')} {text}\n")
@@ -248,17 +285,13 @@ class HubServer:
             except (OSError, ValueError):
                 pass
 
-    def _setup_streams(self) -> None:
+    def _open_log(self) -> None:
         path = os.environ.get("DRAUGHTS_HUB_LOG")
         if path:
             try:
                 self._log_file = open(path, "a", encoding="utf-8")
             except OSError:
                 self._log_file = None
-        if self._silence:
-            sink = self._log_file if self._log_file is not None else open(os.devnull, "w")
-            sys.stderr = sink
-            self.server.stderr = sink
 
     def current_job(self) -> Optional[_HubSearch]:
         """The running search, if any; once it is gone its ``done`` has been written."""
@@ -276,10 +309,8 @@ class HubServer:
     # ---- main loop ------------------------------------------------------------------
     def run(self) -> int:
         """Serve until ``quit`` or end of input; returns the exit status (0)."""
-        self._setup_streams()
-        from ..commands import LineError
+        self._open_log()
         self._hub([])
-        status = 0
         while True:
             item = self.server.next_item()
             if item is None:
@@ -291,15 +322,11 @@ class HubServer:
             self.log(f"< {item}")
             if self._dispatch(str(item)):
                 break
-        self._leave(status)
-        return status
-
-    def _leave(self, status: int) -> None:
-        """Flush; the server's ``main`` ends the process (it knows about the reader thread)."""
         try:
             self.server.stdout.flush()
         except (OSError, ValueError):
             pass
+        return 0
 
     def _dispatch(self, line: str) -> bool:
         """Handle one line; True when the server must exit."""
@@ -312,7 +339,7 @@ class HubServer:
             return False
         handler = self._handlers.get(command)
         if handler is None:
-            self.error(f"unknown command: {command}")
+            self.error(f"unknown command: {hub_value(command[:64])}")
             return False
         if self.current_job() is not None and command not in _DURING_SEARCH:
             self.error(f"busy: {command} during search")
@@ -323,14 +350,14 @@ class HubServer:
             self.error(str(exc))
         except Exception as exc:  # a bug must not kill the server
             self.log(f"internal error on {line!r}: {exc!r}")
-            self.error(f"{command}: internal error: {type(exc).__name__}: {exc}")
+            self.error(f"{command}: internal error: {type(exc).__name__}")
         return False
 
     def _end_search(self, wait: float) -> None:
         """Stop the search, if any; its ``done`` is written before this returns."""
         job = self.current_job()
         if job is not None:
-            job.end(wait, job.fallback())
+            job.end(wait)
 
     # ---- commands -------------------------------------------------------------------
     def _hub(self, _: List[Tuple[str, Optional[str]]]) -> None:
@@ -351,14 +378,14 @@ class HubServer:
             return self.numbering
         if not param.option:
             return self.variant_value
-        value = self.server.options[param.option]
+        value = self.session.options[param.option]
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
 
     def _init(self, _: List[Tuple[str, Optional[str]]]) -> None:
         try:
-            self.server.engine()  # build the engine now so the first search starts at once
+            self.session.engine()  # build the engine now so the first search starts at once
         except Exception as exc:
             self.log(f"engine creation failed: {exc!r}")
         self.send("ready")
@@ -369,15 +396,15 @@ class HubServer:
         if not name:
             raise _HubError("set-param: missing name")
         if "value" not in args or args["value"] is None:
-            raise _HubError(f"set-param: {name} needs a value")
+            raise _HubError(f"set-param: {hub_value(name[:64])} needs a value")
         value = args["value"].strip()
         param = next((p for p in _PARAMS if p.name == name), None)
         if param is None:
-            raise _HubError(f"set-param: unknown parameter {hub_value(name)}")
+            raise _HubError(f"set-param: unknown parameter {hub_value(name[:64])}")
         if param.name == "numbering":
             if value.lower() not in NUMBERING_VALUES:
                 raise _HubError(f"set-param: numbering must be one of {' '.join(NUMBERING_VALUES)}, "
-                                f"got {hub_value(value)}")
+                                f"got {hub_value(value[:64])}")
             self.numbering = value.lower()
             return
         if param.name == "variant":
@@ -385,48 +412,21 @@ class HubServer:
                 variant = get_variant(value)
             except UnknownVariantError:
                 raise _HubError(f"set-param: variant must be one of {' '.join(VARIANT_VALUES)}, "
-                                f"got {hub_value(value)}") from None
-            self.variant, self.variant_value = variant, value.lower()
-            self.game = Game(variant)
+                                f"got {hub_value(value[:64])}") from None
+            self.session.set_variant(variant.name)
+            self.variant_value = value.lower()
             self.detected = None
-            self.level = _Level()
-            self._sync_session()
-            engine = self.server.engine_if_created()
-            if engine is not None:
-                engine.new_game()
+            self.level = HubLevel()
             return
-        raw = value.lower() if param.kind == "bool" else value
-        if param.kind == "bool":
-            if raw in ("1", "yes", "on"):
-                raw = "true"
-            elif raw in ("0", "no", "off"):
-                raw = "false"
-        from ..options import OptionError
+        raw = _BOOL_WORDS.get(value.lower(), value.lower()) if param.kind == "bool" else value
         try:
-            option, parsed = self.server.options.resolve(param.option, raw)
+            self.session.set_option(param.option, raw)
         except OptionError as exc:
             raise _HubError(f"set-param: {exc}") from None
-        engine = self.server.engine_if_created()
-        if engine is not None:
-            if option == "Hash":
-                engine.set_hash_size(int(parsed))
-            elif option == "Eval":
-                engine.set_evaluation(str(parsed))
-        self.server.options.values[option] = parsed
-
-    def _sync_session(self) -> None:
-        """Keep the server's session on the Hub game (for anything that looks at it)."""
-        try:
-            from ..session import DraughtsSession
-            session = DraughtsSession(self.variant.name)
-            session.game = self.game
-            self.server.session = session
-        except Exception:
-            pass
 
     def _new_game(self, _: List[Tuple[str, Optional[str]]]) -> None:
         self.detected = None
-        engine = self.server.engine_if_created()
+        engine = self.session.engine_if_built()
         if engine is not None:
             engine.new_game()
 
@@ -462,9 +462,8 @@ class HubServer:
             break
         else:
             raise _HubError(failure)
-        self.game = game
-        self.level = _Level()
-        self._sync_session()
+        self.board.set_game(game)
+        self.level = HubLevel()
 
     def _numberings_to_try(self) -> List[str]:
         if not uses_white_side_numbering(self.variant) or self.numbering == "pdn":
@@ -483,7 +482,7 @@ class HubServer:
                 move = parse_hub_move_text(game.position, text)
             except DraughtsError as exc:
                 after = f" after {' '.join(played)}" if played else ""
-                raise _HubError(f"pos: illegal move {token}{after}: {exc}") from None
+                raise _HubError(f"pos: illegal move {hub_value(token[:64])}{after}: {exc}") from None
             game.push(move)
             played.append(token)
 
@@ -502,57 +501,22 @@ class HubServer:
         return text
 
     def _level(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
-        level = _Level(**vars(self.level))
+        level = HubLevel(**vars(self.level))
         for name, value in pairs:
-            if name == "infinite":
-                level.infinite = True
-                continue
-            if name not in ("depth", "nodes", "move-time", "moves", "time", "inc"):
-                continue  # unknown arguments are ignored (Hub v2)
-            if value is None:
-                raise _HubError(f"level: {name} needs a value")
-            if name == "depth":
-                level.depth = _int_value(name, value, 1, 99)
-            elif name == "nodes":
-                level.nodes = _int_value(name, value, 1, 2 ** 63 - 1)
-            elif name == "moves":
-                level.moves = _int_value(name, value, 0)
-            elif name == "move-time":
-                level.move_time = _seconds_value(name, value)
-            elif name == "time":
-                level.time = _seconds_value(name, value)
-            else:
-                level.inc = _seconds_value(name, value)
+            level.set(name, value)
         self.level = level
-
-    def _limits(self, mode: str) -> Tuple[SearchLimits, bool]:
-        """Search limits of the current level for ``mode``, and whether done is held back."""
-        level = self.level
-        ponder = mode == "ponder"
-        overhead = int(self.server.options["MoveOverhead"])
-        if level.infinite or (level.empty and mode == "analyze"):
-            return SearchLimits(infinite=not ponder, ponder=ponder, move_overhead_ms=overhead), True
-        move_time = level.move_time
-        if level.empty:
-            move_time = DEFAULT_MOVE_TIME
-        clock: Dict[str, Any] = {}
-        if level.time is not None:
-            inc_ms = int(round((level.inc or 0.0) * 1000))
-            left_ms = int(round(level.time * 1000)) + inc_ms  # Hub: the increment is added before the move
-            clock = {"wtime_ms": left_ms, "btime_ms": left_ms, "winc_ms": 0, "binc_ms": 0,
-                     "movestogo": level.moves or None}
-        limits = SearchLimits(depth=level.depth, nodes=level.nodes,
-                              movetime_ms=None if move_time is None else max(1, int(round(move_time * 1000))),
-                              ponder=ponder, move_overhead_ms=overhead, **clock)
-        return limits, ponder
 
     def _go(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
         flags = {name for name, _ in pairs}
         mode = "ponder" if "ponder" in flags else "analyze" if "analyze" in flags else "think"
-        limits, hold = self._limits(mode)
-        self.level = _Level()  # a go consumes the level (Hub: reset after done)
+        limits, hold = self.level.limits(mode)
+        self.level = HubLevel()  # a go consumes the level (Hub: reset after done)
+        try:
+            limits = self.session.search_limits(limits)
+        except ValueError as exc:
+            raise _HubError(f"go: {exc}") from None
         numbering = self.output_numbering()
-        job = _HubSearch(self, self.game, limits, hold, lambda move: self.move_text(move, numbering))
+        job = _HubSearch(self, limits, hold, lambda move: self.move_text(move, numbering))
         with self._job_lock:
             self.job = job
         job.start()
