@@ -1,16 +1,29 @@
-"""The engine's text protocol (PROTOCOL.md is the contract).
+"""The engine's text protocol (PROTOCOL.md is the contract), its server and its tools.
 
-Modules, one concern each:
+The engine server (``python3 -m protocol``), one concern per module:
 
-* ``protocol.commands``: lines -> tokens -> one frozen dataclass per command, with validation;
-  the byte-level line reader the server uses.
-* ``protocol.client``: a reference client that drives any engine speaking the protocol.
+* ``protocol.server``: stdin/stdout loop, reader thread, dispatcher, ``main``;
+* ``protocol.commands``: lines -> tokens -> one frozen dataclass per command;
+* ``protocol.session``: options, engine and board behind every wire (text, Hub, DXP);
+* ``protocol.boards``: what is on the board and what the protocol says about it;
+* ``protocol.options``: the option table;  ``protocol.search_job``: the life of one ``go``;
+* ``protocol.hub``: Hub v2 (wire format, Hub mode server, Hub client);
+* ``protocol.dxp``: DamExchange follower.
 
-``python -m protocol`` starts the server. The names below are re-exported for convenience.
+Tools that drive engines through the reference client:
+
+* ``protocol.client``: the reference client (any engine speaking the protocol);
+* ``protocol.conformance``: judges any engine against PROTOCOL.md;
+* ``protocol.match``: engine-vs-engine matches, Elo and SPRT;
+* ``protocol.play`` and ``protocol.web``: play, watch and replay games (terminal, browser).
+
+Arrows run one way: front ends and tools -> client -> wire formats; servers -> session ->
+engine (``draughts_engine``).  The names below are re-exported for convenience.
 """
 
 from __future__ import annotations
 
+from draughts_engine.search.limits import SearchLimits
 from protocol.commands import (
     PROTOCOL_VERSION,
     CommandError,
@@ -36,6 +49,7 @@ def __getattr__(name: str):
 __all__ = [
     "PROTOCOL_VERSION",
     "CommandError",
+    "SearchLimits",
     "GoLimits",
     "parse_command",
     "Engine",
