@@ -81,6 +81,11 @@ def test_encoders_write_the_fixed_layouts() -> None:
         f"{START.legal_moves()[0].end:02d}00"
     assert (encode_game_end("1"), encode_back_request(12, "W"), encode_back_accept("2")) == ("E10", "B012W", "K2")
     assert encode_chat("hé\nllo") == "Ch  llo"
+    for bad in (lambda: encode_game_request("Z", 1000, 0), lambda: encode_game_request("Z", 5, -1),
+                lambda: encode_game_request("B", 5, 0), lambda: encode_back_request(10 ** 5000, "W"),
+                lambda: encode_back_request(1, "x")):
+        with pytest.raises(ValueError, match="must be"):
+            bad()
 
 
 def test_positions_round_trip_and_accept_b_for_black() -> None:

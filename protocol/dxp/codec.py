@@ -210,6 +210,15 @@ def _parse_move(frame: str, squares: int) -> MoveMessage:
     return MoveMessage(seconds, from_field, to_field, captured)
 
 
+def _digits(value: int, width: int, what: str) -> str:
+    """``value`` with leading zeros in exactly ``width`` digits; ValueError if it does not fit."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10 ** width:
+        shown = (repr(value) if not isinstance(value, int) or abs(value) < 10 ** 30
+                 else "a number too long to show")
+        raise ValueError(f"{what} must be a whole number in 0..{10 ** width - 1}, got {shown[:64]}")
+    return str(value).zfill(width)
+
+
 def _name_field(name: str) -> str:
     text = "".join(ch if " " <= ch <= "~" else "?" for ch in name).strip()
     return text[:32].ljust(32)
@@ -217,8 +226,15 @@ def _name_field(name: str) -> str:
 
 def encode_game_request(follower_colour: str, minutes: int, moves: int,
                         position: Optional[Position] = None, name: str = "draughts-engine") -> str:
-    """An ``R`` frame; with ``position``, a ``B`` request carrying it."""
-    text = f"R01{_name_field(name)}{follower_colour}{minutes:03d}{moves:03d}"
+    """An ``R`` frame; with ``position``, a ``B`` request carrying it.
+
+    Raises ValueError for a value that does not fit its field (``minutes`` and ``moves``
+    have three digits).
+    """
+    if follower_colour not in ("W", "Z"):
+        raise ValueError(f"follower colour must be W or Z, got {follower_colour!r}")
+    text = (f"R01{_name_field(name)}{follower_colour}{_digits(minutes, 3, 'thinking time')}"
+            f"{_digits(moves, 3, 'number of moves')}")
     if position is None:
         return text + "A"
     return text + "B" + dxp_position(position)
@@ -248,8 +264,10 @@ def encode_chat(text: str) -> str:
 
 
 def encode_back_request(move_number: int, colour: str) -> str:
-    """A ``B`` frame."""
-    return f"B{move_number:03d}{colour}"
+    """A ``B`` frame; ValueError for a move number outside 0..999 or a colour not W/Z."""
+    if colour not in ("W", "Z"):
+        raise ValueError(f"colour must be W or Z, got {colour!r}")
+    return f"B{_digits(move_number, 3, 'move number')}{colour}"
 
 
 def encode_back_accept(code: str) -> str:
