@@ -21,7 +21,7 @@ from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchResult
 from protocol import dxp
 from protocol.dxp import (BackAccept, BackRequest, Chat, DxpFormatError, DxpSettings, FrameError,
-                          FrameReader, GameAccept, GameEnd, GameRequest, MoveMessage, dxp_position,
+                          FrameReader, FrameTimeoutError, FrameTooLongError, GameAccept, GameEnd, GameRequest, MoveMessage, dxp_position,
                           encode_back_accept, encode_back_request, encode_chat, encode_game_accept,
                           encode_game_end, encode_game_request, encode_move, fen_from_dxp,
                           parse_message)
@@ -37,12 +37,14 @@ class FakeEngine:
         self.delay = delay
         self.searches: List[Tuple[Position, object]] = []
         self.new_games = 0
+        self.searching = threading.Event()
+        self.stopped = 0
 
     def search(self, position, limits, history=(), on_info=None, stop=None):
         self.searches.append((position, limits))
-        end = time.monotonic() + self.delay
-        while time.monotonic() < end and not (stop is not None and stop.is_set()):
-            time.sleep(0.002)
+        self.searching.set()
+        if stop is not None and stop.wait(self.delay):
+            self.stopped += 1
         move = position.legal_moves()[0]
         return SearchResult(move, None, 0, None, 1, 1, 1, 1, (move,))
 
@@ -79,6 +81,11 @@ def test_encoders_write_the_fixed_layouts() -> None:
         f"{START.legal_moves()[0].end:02d}00"
     assert (encode_game_end("1"), encode_back_request(12, "W"), encode_back_accept("2")) == ("E10", "B012W", "K2")
     assert encode_chat("hé\nllo") == "Ch  llo"
+    for bad in (lambda: encode_game_request("Z", 1000, 0), lambda: encode_game_request("Z", 5, -1),
+                lambda: encode_game_request("B", 5, 0), lambda: encode_back_request(10 ** 5000, "W"),
+                lambda: encode_back_request(1, "x")):
+        with pytest.raises(ValueError, match="must be"):
+            bad()
 
 
 def test_positions_round_trip_and_accept_b_for_black() -> None:
@@ -111,6 +118,12 @@ def test_positions_round_trip_and_accept_b_for_black() -> None:
     ("A" + "x" * 10 + "0", "A"),
     ("Xhello", "X"),
     ("M0012061100\x7f", "M"),
+    ("M0000005000", "M"),               # from square 0
+    ("M0000325100", "M"),               # to square 51 on a 50-square board
+    ("M000032500199", "M"),             # captured square 99
+    ("M" + "9" * 5000, "M"),            # a huge number is just a frame of the wrong length
+    ("R01" + " " * 32 + "W" + "9" * 5000, "R"),
+    ("B" + "1" * 5000 + "W", "B"),
 ])
 def test_malformed_frames_raise_with_their_header(frame: str, header: str) -> None:
     with pytest.raises(DxpFormatError) as info:
@@ -126,12 +139,56 @@ class _ChunkSocket:
         return self.chunks.pop(0) if self.chunks else b""
 
 
+def test_square_numbers_are_checked_against_the_board() -> None:
+    assert parse_message("M0000322800", squares=32) == MoveMessage(0, 32, 28, ())
+    with pytest.raises(DxpFormatError, match="to field must be in 1..32, got 33"):
+        parse_message("M0000323300", squares=32)
+    with pytest.raises(DxpFormatError) as info:
+        parse_message("M" + "x" * 5000)
+    assert len(str(info.value)) < 200  # a bad field is quoted short
+
+
+class _SlowSocket:
+    """Delivers one chunk per ``recv``; an empty list entry is a timeout (nothing yet)."""
+
+    def __init__(self, chunks: List[bytes], clock: List[float], step: float) -> None:
+        self.chunks, self.clock, self.step = list(chunks), clock, step
+
+    def recv(self, size: int) -> bytes:
+        self.clock[0] += self.step
+        if not self.chunks:
+            return b""
+        chunk = self.chunks.pop(0)
+        if chunk == b"":
+            raise socket.timeout("timed out")
+        return chunk
+
+
+def test_frame_reader_gives_an_unfinished_frame_its_time_and_no_more() -> None:
+    clock = [0.0]
+    trickle = _SlowSocket([b"E"] + [b"0"] * 3 + [b"\0"], clock, step=1.0)  # a byte a second
+    reader = FrameReader(trickle, frame_timeout=10, clock=lambda: clock[0])  # type: ignore[arg-type]
+    assert reader.read() == "E000"  # finished within 10 s
+    slow = _SlowSocket([b"C"] + [b"y"] * 30, clock, step=1.0)
+    reader = FrameReader(slow, frame_timeout=10, clock=lambda: clock[0])  # type: ignore[arg-type]
+    with pytest.raises(FrameTimeoutError, match="unfinished for 10 s"):
+        reader.read()
+    silent = _SlowSocket([b"C12", b"", b"", b""], clock, step=5.0)  # then nothing arrives
+    reader = FrameReader(silent, frame_timeout=10, clock=lambda: clock[0])  # type: ignore[arg-type]
+    with pytest.raises(FrameTimeoutError):
+        reader.read()
+    idle = _SlowSocket([b"", b"", b"", b"K0\0"], clock, step=100.0)  # silence between frames
+    reader = FrameReader(idle, frame_timeout=10, clock=lambda: clock[0])  # type: ignore[arg-type]
+    assert reader.read() == "K0"
+
+
 def test_frame_reader_handles_bursts_split_frames_and_overlong_frames() -> None:
     reader = FrameReader(_ChunkSocket([b"E00\0C hi\0M00", b"12061100\0", b"\0K0"]))  # type: ignore[arg-type]
     assert [reader.read() for _ in range(5)] == ["E00", "C hi", "M0012061100", "", None]
     long = FrameReader(_ChunkSocket([b"C" + b"x" * 3000]), max_frame=1024)  # type: ignore[arg-type]
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameTooLongError):  # a FrameError, like FrameTimeoutError
         long.read()
+    assert issubclass(FrameTooLongError, FrameError) and issubclass(FrameTimeoutError, FrameError)
     junk = FrameReader(_ChunkSocket([b"C\xff\0"]))  # type: ignore[arg-type]
     assert junk.read() == "C\x7f"
 
@@ -142,7 +199,7 @@ class Initiator:
     """A scripted DXP initiator on a socket."""
 
     def __init__(self, address: Tuple[str, int]) -> None:
-        self.sock = socket.create_connection(address, timeout=10)
+        self.sock = socket.create_connection(address, timeout=60)
         self.reader = FrameReader(self.sock)
 
     def send(self, *frames: str) -> None:
@@ -168,11 +225,13 @@ class Follower:
         self.engine = engine or FakeEngine()
         self.stop = threading.Event()
         self.log: List[str] = []
+        self.notices: List[str] = []
         ready = threading.Event()
         box: List[Tuple[str, int]] = []
         self.thread = threading.Thread(target=dxp.serve, args=(settings or DxpSettings(),), kwargs=dict(
             port=0, once=once, engine_factory=lambda s: self.engine, log=self.log.append,
-            ready=lambda address: (box.append(address), ready.set()), stop=self.stop), daemon=True)
+            ready=lambda address: (box.append(address), ready.set()), stop=self.stop,
+            notice=self.notices.append), daemon=True)
         self.thread.start()
         assert ready.wait(5)
         self.address = box[0]
@@ -325,16 +384,16 @@ def test_chat_bad_moves_and_unknown_messages(follower: Follower) -> None:
 
 
 def test_initiator_game_end_is_acknowledged_during_the_search() -> None:
-    f = Follower(FakeEngine(delay=5.0))
+    engine = FakeEngine(delay=3600.0)  # searches until stopped
+    f = Follower(engine)
     try:
         peer = f.connect()
         peer.send(encode_game_request("W", 5, 0))
         assert peer.read_message().code == "0"
-        time.sleep(0.1)  # the follower is thinking
-        started = time.monotonic()
+        assert engine.searching.wait(60)  # the follower is thinking
         peer.send("E20")
-        assert peer.read_message() == GameEnd("0", "0")
-        assert time.monotonic() - started < 2
+        assert peer.read_message() == GameEnd("0", "0")  # answered at once: the search stopped
+        assert engine.stopped == 1
         peer.send("E21")  # no game: nothing to acknowledge, but stop code 1 closes
         assert peer.read() is None
     finally:
@@ -401,6 +460,112 @@ def test_time_management_follows_the_game_request() -> None:
         fixed.thread.join(5)
 
 
+# --------------------------------------------------------------------------- bounded resources
+
+def _closing_text(peer: Initiator) -> str:
+    """The follower's last chat before it closes the connection (then end of stream)."""
+    frames = []
+    while True:
+        frame = peer.read()
+        if frame is None:
+            break
+        frames.append(frame)
+    closing = [f for f in frames if f.startswith("Cclosing: ")]
+    assert closing, frames
+    return closing[-1]
+
+
+def _served(f: Follower) -> None:
+    """The follower takes a new connection and a game after closing one."""
+    peer = f.connect()
+    peer.send(encode_game_request("Z", 5, 0))
+    assert peer.read_message().code == "0"
+    peer.close()
+
+
+@pytest.mark.parametrize("frame", ["M0000325000", "Cflood", encode_game_request("Z", 5, 0), "E00"])
+def test_a_flood_of_unread_frames_is_cut_off(frame: str) -> None:
+    f = Follower(settings=DxpSettings(max_pending=16))
+    try:
+        peer = f.connect()
+        peer.send(encode_game_request("Z", 5, 0))
+        assert peer.read_message().code == "0"
+        burst = ((frame.encode() + b"\0") * 4000)[:60000]  # sent in one go, never read
+        try:
+            peer.sock.sendall(burst)
+        except OSError:
+            pass  # the follower may already have closed
+        try:  # the follower's last chat says why, unless a reset (unread input) loses it
+            while peer.read() is not None:
+                pass
+        except OSError:
+            pass
+        peer.close()
+        _served(f)
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    assert any("more than 16 frames wait to be handled" in n for n in f.notices), f.notices
+
+
+def test_idle_connections_are_closed() -> None:
+    f = Follower(settings=DxpSettings(idle_timeout=0.3))
+    try:
+        idle = f.connect()  # says nothing
+        assert _closing_text(idle) == "Cclosing: no game was started for 0.3 s"
+        chatty = f.connect()  # talks, but never asks for a game
+        chatty.send("Chello")
+        assert _closing_text(chatty) == "Cclosing: no game was started for 0.3 s"
+        _served(f)
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    assert [n.split(": ", 1)[1] for n in f.notices] == ["no game was started for 0.3 s"] * 2
+    assert all(n.startswith("closing the connection from 127.0.0.1:") for n in f.notices)
+
+
+def test_a_frame_begun_and_never_finished_closes_the_connection() -> None:
+    f = Follower(settings=DxpSettings(idle_timeout=0, frame_timeout=0.3))
+    try:
+        trickle = f.connect()
+        trickle.sock.sendall(b"R01")  # and nothing more
+        assert "frame left unfinished for 0.3 s (3 bytes without its 0 byte)" in _closing_text(trickle)
+        _served(f)
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    assert len(f.notices) == 1 and "frame left unfinished" in f.notices[0]
+
+
+def test_silence_in_a_game_is_bounded_but_our_thinking_is_not() -> None:
+    f = Follower(FakeEngine(delay=0.6), DxpSettings(game_timeout=0.3, idle_timeout=0))
+    try:
+        peer = f.connect()
+        peer.send(encode_game_request("W", 0, 0))  # the follower moves first, thinking 0.6 s
+        assert peer.read_message().code == "0"
+        assert isinstance(peer.read_message(), MoveMessage)  # not cut off while it thinks
+        assert _closing_text(peer) == "Cclosing: the initiator was silent for 0.3 s in a game"
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+
+
+def test_an_idle_timeout_of_zero_means_none() -> None:
+    f = Follower(settings=DxpSettings(idle_timeout=0, frame_timeout=0))
+    try:
+        peer = f.connect()
+        peer.sock.sendall(b"Chel")
+        time.sleep(0.5)  # longer than any timeout of the other tests: none applies here
+        peer.sock.sendall(b"lo\0" + encode_game_request("Z", 5, 0).encode() + b"\0")
+        assert peer.read_message().code == "0"
+        assert "chat: hello" in f.log
+        peer.close()
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    assert f.notices == []
+
+
 # --------------------------------------------------------------------------- the real process
 
 def test_real_process_plays_a_complete_game_over_loopback() -> None:
@@ -430,5 +595,42 @@ def test_real_process_plays_a_complete_game_over_loopback() -> None:
 
 def test_command_line_rejects_bad_options() -> None:
     proc = subprocess.run([sys.executable, "-m", "protocol", "--dxp", "--depth", "0"], cwd=ROOT,
-                          capture_output=True, timeout=30)
+                          capture_output=True, timeout=60)
     assert proc.returncode == 2 and b"--depth" in proc.stderr
+    assert proc.stderr.count(b"\n") == 1 and b"Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--port", "65536"], "--port: must be in 0..65535"),
+    (["--port", "9" * 5000], "--port: must be in 0..65535"),
+    (["--port", "x"], "--port: needs a whole number"),
+    (["--port"], "--port: expected one argument"),
+    (["--hash", "0"], "--hash: must be in 1..1024"),
+    (["--nodes", "1" * 5000], "--nodes: must be in 1.."),
+    (["--movetime", "1e400"], "--movetime: must be 0.001..86400 seconds"),
+    (["--movetime", "nan"], "--movetime: needs a number of seconds"),
+    (["--default-movetime", "0"], "--default-movetime: must be 0.001..86400"),
+    (["--idle-timeout", "-1"], "--idle-timeout: must be 0 (off) or 0.1..86400 seconds"),
+    (["--frame-timeout", "inf"], "--frame-timeout: must be 0 (off)"),
+    (["--game-timeout", "soon"], "--game-timeout: needs a number of seconds"),
+    (["--eval", "x" * 5000], "--eval: must be full or classic"),
+    (["--variant", "frisian"], "--variant: unknown variant 'frisian'"),
+    (["--host", "h" * 5000], "--host: not a host name or address"),
+    (["--host", "no such host.invalid", "--port", "0"], "cannot listen on 'no such host.invalid'"),
+])
+def test_command_line_answers_bad_usage_with_one_line(capsys, args: List[str], words: str) -> None:
+    assert dxp.main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and words in err, err
+    assert err.startswith("draughts-engine --dxp: ") and len(err) < 400
+
+
+def test_command_line_answers_a_port_in_use_with_one_line(capsys) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert dxp.main(["--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot listen on '127.0.0.1' port {port}" in err

@@ -233,6 +233,13 @@ def test_scores_in_men_and_forced_results() -> None:
         parse_hub_info("info depth=x")
 
 
+@pytest.mark.parametrize("field", ["depth=" + "9" * 5000, "nodes=" + "1" * 40, "time=1e400",
+                                   "time=nan", "score=inf", "score=-1e308", "nps=1e999.5"])
+def test_hub_client_rejects_absurd_numbers_in_info_lines(field: str) -> None:
+    with pytest.raises(ProtocolError, match="malformed value"):
+        parse_hub_info("info " + field)
+
+
 # --------------------------------------------------------------------------- the server, in process
 
 def test_handshake_is_strict_key_value_and_lists_the_variants(monkeypatch) -> None:
@@ -588,7 +595,7 @@ class ScriptedScan:
 
 def test_hub_client_speaks_to_a_scan_like_engine() -> None:
     scan = ScriptedScan()
-    engine = scan.attach(timeout=5)
+    engine = scan.attach(timeout=30)
     assert engine.id["name"] == "Scan" and engine.id["author"] == "Fabien Letouzey"
     assert engine.option("Variant").vars == ("normal", "killer", "bt", "frisian", "losing")
     assert engine.option("Threads").type == "spin" and engine.option("threads").max == 16
@@ -616,7 +623,7 @@ def test_hub_client_speaks_to_a_scan_like_engine() -> None:
 
 def test_hub_client_converts_positions_moves_and_limits() -> None:
     scan = ScriptedScan()
-    with scan.attach(timeout=5) as engine:
+    with scan.attach(timeout=30) as engine:
         engine.position(None, ["32-28", "19-23", "28x19"])
         assert scan.received[-2] == 'pos pos=' + hub_pos(Position.start("international")) + \
             ' moves="32-28 19-23 28x19x23"'
@@ -631,13 +638,13 @@ def test_hub_client_converts_positions_moves_and_limits() -> None:
 
 def test_hub_client_timeouts_and_dead_engines_raise_the_client_errors() -> None:
     silent = ScriptedScan(answers_done=False)
-    with silent.attach(timeout=5) as engine:
+    with silent.attach(timeout=30) as engine:
         with pytest.raises(EngineTimeoutError, match="done"):
             engine.go(SearchLimits(depth=3), timeout=0.3)
     dying = ScriptedScan(die_on_go=True)
-    with dying.attach(timeout=5) as engine:
+    with dying.attach(timeout=30) as engine:
         with pytest.raises(EngineTerminatedError):
-            engine.go(SearchLimits(depth=3), timeout=5)
+            engine.go(SearchLimits(depth=3), timeout=30)
 
 
 def test_hub_conformance_checks_pass_for_our_engine() -> None:

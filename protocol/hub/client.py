@@ -32,22 +32,19 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
 from draughts_engine.position import Position
+from draughts_engine.search.limits import SearchLimits
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
-
-from protocol.client import (
+from protocol.client.connection import EngineConnection
+from protocol.client.errors import (
     ClientStateError,
     CommandRejectedError,
-    EngineConnection,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
-    GoResult,
-    InfoReport,
-    OptionSpec,
     ProtocolError,
-    Transport,
 )
-from draughts_engine.search.limits import SearchLimits
+from protocol.client.reports import EngineOption, GoResult, InfoReport
+from protocol.client.transport import Transport
 from protocol.hub.wire import (
     HubSyntaxError,
     format_hub_line,
@@ -75,8 +72,8 @@ class HubParam:
     max: Optional[str] = None
     values: Tuple[str, ...] = ()
 
-    def as_option(self) -> OptionSpec:
-        """The same parameter in the terms of :class:`protocol.client.OptionSpec`."""
+    def as_option(self) -> EngineOption:
+        """The same parameter in the terms of :class:`protocol.client.EngineOption`."""
         def to_int(text: Optional[str]) -> Optional[int]:
             try:
                 return int(text) if text is not None else None
@@ -84,7 +81,7 @@ class HubParam:
                 return None
         kind = _TYPE_TO_OPTION.get(self.type, "string")
         low, high = (to_int(self.min), to_int(self.max)) if kind == "spin" else (None, None)
-        return OptionSpec(self.name, kind, self.value, low, high, self.values)
+        return EngineOption(self.name, kind, self.value, low, high, self.values)
 
 
 def _kebab(name: str) -> str:
@@ -108,28 +105,48 @@ def parse_hub_info(line: str, position: Optional[Position] = None) -> InfoReport
     args: Dict[str, str] = {name: value for name, value in pairs if value is not None}
     try:
         if args.get("depth") is not None:
-            values["depth"] = int(args["depth"])
+            values["depth"] = _whole(args["depth"])
         if args.get("nodes") is not None:
-            values["nodes"] = int(args["nodes"])
+            values["nodes"] = _whole(args["nodes"])
         if args.get("time") is not None:
-            values["time_ms"] = int(round(float(args["time"]) * 1000))
+            values["time_ms"] = int(round(_real(args["time"]) * 1000))
         if args.get("nps") is not None:
             text = args["nps"]
-            values["nps"] = int(round(float(text) * 1e6)) if "." in text else int(text)
+            values["nps"] = int(round(_real(text) * 1e6)) if "." in text else _whole(text)
         if args.get("score") is not None:
-            men = float(args["score"])
+            men = _real(args["score"])
             if abs(men) >= 90.0:
                 plies = max(1, int(round((100.0 - abs(men)) * 100)))
                 values["score_mate"] = (plies + 1) // 2 if men > 0 else -(plies // 2) or -1
             else:
                 values["score_cp"] = int(round(men * 100))
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:
         raise ProtocolError(f"malformed value in info line {line!r}: {exc}") from None
     pv_text = args.get("pv")
     if pv_text:
         tokens = pv_text.split()
         values["pv"] = tuple(_pv_to_pdn(position, tokens) if position is not None else tokens)
     return InfoReport(**values)
+
+
+_MAX_NUMBER_TEXT = 30  # characters: more is no number an engine means (and int() may refuse it)
+
+
+def _whole(text: str) -> int:
+    """A whole number of an ``info`` line; ValueError when malformed or absurdly long."""
+    if len(text) > _MAX_NUMBER_TEXT:
+        raise ValueError(f"{text[:_MAX_NUMBER_TEXT]}... is too long for a number")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    """A finite real number of an ``info`` line (at most 1e9 in absolute value); else ValueError."""
+    if len(text) > _MAX_NUMBER_TEXT:
+        raise ValueError(f"{text[:_MAX_NUMBER_TEXT]}... is too long for a number")
+    value = float(text)
+    if not abs(value) <= 1e9:  # also rejects inf and nan
+        raise ValueError(f"{text} is out of range")
+    return value
 
 
 def _pv_to_pdn(position: Position, tokens: Sequence[str]) -> List[str]:
@@ -264,8 +281,8 @@ class HubEngine(EngineConnection):
         wanted = {name.casefold(), _kebab(name)}
         return next((p for n, p in self.params.items() if n.casefold() in wanted), None)
 
-    def option(self, name: str) -> Optional[OptionSpec]:
-        """Like :meth:`protocol.client.Engine.option`: the parameter as an OptionSpec, or None."""
+    def option(self, name: str) -> Optional[EngineOption]:
+        """Like :meth:`protocol.client.Engine.option`: the parameter as an EngineOption, or None."""
         param = self.param(name)
         return None if param is None else param.as_option()
 

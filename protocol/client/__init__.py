@@ -1,0 +1,93 @@
+"""Reference client: drive any engine that speaks the protocol of PROTOCOL.md.
+
+Modules, lowest layer first:
+
+* :mod:`protocol.client.errors`: :class:`EngineError` and its subclasses
+  (:class:`EngineTimeoutError`, :class:`EngineTerminatedError`, :class:`ProtocolError`,
+  :class:`CommandRejectedError`, :class:`ClientStateError`);
+* :mod:`protocol.client.reports`: what an engine says, as values (:class:`InfoReport`,
+  :class:`BestMove`, :class:`EngineOption`, :class:`GoResult`);
+* :mod:`protocol.client.parsers`: pure functions from one line to one value
+  (:func:`parse_info`, :func:`parse_bestmove`, :func:`parse_option`, :func:`parse_id`);
+* :mod:`protocol.client.transcript`: :class:`Transcript`, the last lines exchanged;
+* :mod:`protocol.client.transport`: :class:`Transport` and the two real ones,
+  :class:`StreamTransport` and :class:`ProcessTransport` (lines from background threads);
+* :mod:`protocol.client.connection`: :class:`EngineConnection`, what every client shares
+  (deadlines, the running search, reaping), also the base of
+  :class:`protocol.hub.client.HubEngine`;
+* :mod:`protocol.client.engine`: :class:`Engine`, the synchronous API of PROTOCOL.md.
+
+Every wait has a timeout. Failures are :class:`EngineError` subclasses that carry the last
+lines of the transcript (``> sent``, ``< received``, ``! stderr``, ``# event``)::
+
+    with Engine.popen(["python3", "-m", "protocol"]) as engine:
+        engine.set_option("Variant", "russian")
+        engine.position(moves=["c3-d4"])
+        result = engine.go(SearchLimits(depth=4))
+        print(result.bestmove, result.last_info)
+
+Leaving the ``with`` block always reaps the process: ``quit``, then terminate, then kill.
+
+Deprecated names, kept working: ``OptionSpec`` (now :class:`EngineOption`, so that it is not
+confused with :class:`protocol.options.OptionSpec`, the server's option table) and
+``GoLimits`` (build :class:`SearchLimits` directly); both warn with a DeprecationWarning.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from draughts_engine.search.limits import SearchLimits
+from protocol.client.connection import EngineConnection
+from protocol.client.engine import Engine
+from protocol.client.errors import (
+    ClientStateError,
+    CommandRejectedError,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    ProtocolError,
+)
+from protocol.client.parsers import parse_bestmove, parse_id, parse_info, parse_option
+from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
+from protocol.client.transcript import Transcript
+from protocol.client.transport import ProcessTransport, StreamTransport, Transport
+from protocol.commands import GoLimits
+
+__all__ = [
+    "EngineError",
+    "EngineTimeoutError",
+    "EngineTerminatedError",
+    "ProtocolError",
+    "CommandRejectedError",
+    "ClientStateError",
+    "InfoReport",
+    "BestMove",
+    "EngineOption",
+    "GoResult",
+    "parse_info",
+    "parse_bestmove",
+    "parse_option",
+    "parse_id",
+    "Transcript",
+    "Transport",
+    "StreamTransport",
+    "ProcessTransport",
+    "EngineConnection",
+    "Engine",
+    "SearchLimits",
+    "GoLimits",
+]
+
+_DEPRECATED = {"OptionSpec": ("EngineOption", EngineOption)}
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated names: they still work, with a DeprecationWarning."""
+    if name in _DEPRECATED:
+        new_name, value = _DEPRECATED[name]
+        warnings.warn(f"protocol.client.{name} is deprecated: use protocol.client.{new_name}",
+                      DeprecationWarning, stacklevel=2)
+        return value
+    raise AttributeError(f"module 'protocol.client' has no attribute {name!r}")

@@ -1,0 +1,68 @@
+"""What an engine tells the client, as typed values: one per kind of engine output line.
+
+* :class:`InfoReport`: an ``info`` line (search progress);
+* :class:`BestMove`: a ``bestmove`` line;
+* :class:`EngineOption`: an ``option`` line of the handshake;
+* :class:`GoResult`: the outcome of a whole search (best move, ponder move, the reports).
+
+:mod:`protocol.client.parsers` turns lines into these values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+__all__ = ["InfoReport", "BestMove", "EngineOption", "GoResult"]
+
+
+@dataclass(frozen=True)
+class InfoReport:
+    """One ``info`` line. Fields the line does not carry are None (``pv`` is then empty)."""
+
+    depth: Optional[int] = None
+    seldepth: Optional[int] = None
+    score_cp: Optional[int] = None
+    score_mate: Optional[int] = None
+    nodes: Optional[int] = None
+    nps: Optional[int] = None
+    time_ms: Optional[int] = None
+    hashfull: Optional[int] = None
+    pv: Tuple[str, ...] = ()
+    string: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """A ``bestmove`` line; ``move`` is None for ``bestmove (none)``."""
+
+    move: Optional[str]
+    ponder: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class EngineOption:
+    """One option an engine offers: an ``option`` line of the ``uci`` reply (or a Hub
+    ``param``).  Not to be confused with :class:`protocol.options.OptionSpec`, the option table
+    of our own server."""
+
+    name: str
+    type: str
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    vars: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GoResult:
+    """The outcome of one search: ``bestmove`` None means the side to move had no move."""
+
+    bestmove: Optional[str]
+    ponder: Optional[str]
+    infos: Tuple[InfoReport, ...] = ()
+
+    @property
+    def last_info(self) -> Optional[InfoReport]:
+        """The last ``info`` line with a depth (the final iteration), if any."""
+        return next((info for info in reversed(self.infos) if info.depth is not None), None)
