@@ -33,7 +33,7 @@ from protocol.commands import (
 
 _CLIENT_NAMES = frozenset({
     "Engine", "EngineError", "EngineTimeoutError", "EngineTerminatedError", "ProtocolError",
-    "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "OptionSpec",
+    "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "EngineOption",
     "GoResult", "parse_info", "parse_bestmove",
 })
 
@@ -61,7 +61,7 @@ __all__ = [
     "ClientStateError",
     "InfoReport",
     "BestMove",
-    "OptionSpec",
+    "EngineOption",
     "GoResult",
     "parse_info",
     "parse_bestmove",

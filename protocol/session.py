@@ -30,11 +30,13 @@ __all__ = ["Session", "SessionError"]
 class Session:
     """Options, the search engine and the board of one client (see the module docstring)."""
 
-    def __init__(self, variant: str = "english") -> None:
+    def __init__(self, variant: str = "english", engine: Any = None) -> None:
+        """A session at the start of ``variant``; ``engine`` replaces the search engine
+        the session would build (a test's fake, or an engine built elsewhere)."""
         self.options = Options()
         self.board: Board = new_board(variant)
         self.options.values["Variant"] = self.board.variant_name
-        self._engine: Any = None
+        self._engine: Any = engine
 
     # ---- engine ---------------------------------------------------------------------
     def engine(self) -> Any:

@@ -13,7 +13,7 @@ Modules, one concern each:
 * :mod:`protocol.dxp.frames`: :class:`FrameReader`, cutting the byte stream into frames
   with bounds on size and time;
 * :mod:`protocol.dxp.follower`: :class:`DxpFollower`, one connection's games, searched
-  through :class:`protocol.session.DraughtsSession`; :class:`DxpSettings`;
+  through :class:`protocol.session.Session`; :class:`DxpSettings`;
 * :mod:`protocol.dxp.listener`: :func:`serve`, the listening socket;
 * :mod:`protocol.dxp.cli`: :func:`main`, the command line.
 

@@ -2,7 +2,7 @@
 
 :class:`DxpFollower` reads frames on a thread of its own and handles them, one at a time, on
 the thread that calls :meth:`~DxpFollower.run`; the engine searches on a third thread, through
-:meth:`protocol.session.DraughtsSession.search` (the path every wire takes to the engine), with
+:meth:`protocol.session.Session.search` (the path every wire takes to the engine), with
 :class:`~draughts_engine.search.limits.SearchLimits` built once here from the game request's
 clock or the fixed limits of :class:`DxpSettings`.
 
@@ -20,7 +20,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional
+from typing import Callable, List, Optional
 
 from draughts_engine.move import Move
 from draughts_engine.position import Position
@@ -30,7 +30,8 @@ from protocol.dxp.codec import (FOLLOWER_NAME, BackRequest, Chat, DxpFormatError
                                 encode_game_accept, encode_game_end, encode_move, fen_from_dxp,
                                 parse_message)
 from protocol.dxp.frames import MAX_FRAME, FrameError, FrameReader
-from protocol.session import DraughtsSession, SessionError
+from protocol.boards import DraughtsBoard, SessionError
+from protocol.session import Session
 
 __all__ = ["DxpSettings", "DxpFollower", "SEND_GAP"]
 
@@ -69,20 +70,20 @@ class DxpSettings:
 class DxpFollower:
     """One connection's games.  :meth:`run` returns when the connection ends.
 
-    ``engine`` (shared between connections) needs ``search(position, limits, history=,
-    on_info=, stop=)`` and ``new_game()``.  ``log`` receives the traffic and diagnostics;
+    ``session`` (shared between connections) holds the options and the engine; the follower
+    puts each game's board on it and searches through it.  ``log`` receives the traffic and diagnostics;
     ``notice`` (default: ``log``) the one line that says why the follower closed a connection
     it could not keep (a flood, a timeout, a frame it cannot cut).
     """
 
-    def __init__(self, sock: socket.socket, engine: Any, settings: DxpSettings,
+    def __init__(self, sock: socket.socket, session: Session, settings: DxpSettings,
                  log: Callable[[str], None] = lambda text: None,
                  notice: Optional[Callable[[str], None]] = None) -> None:
         self.sock = sock
-        self.engine = engine
+        self.session = session
         self.settings = settings
-        self.session = DraughtsSession(settings.variant)
-        self.variant = self.session.variant
+        session.set_variant(settings.variant, clear_engine=False)
+        self.variant = self.board.variant
         self.log = log
         self.notice = notice if notice is not None else log
         self.events: "queue.Queue[tuple]" = queue.Queue()
@@ -106,9 +107,14 @@ class DxpFollower:
         self.peer = _peer_name(sock)
 
     @property
+    def board(self) -> DraughtsBoard:
+        """The board of the current game (DXP plays draughts only)."""
+        return self.session.board  # type: ignore[return-value]
+
+    @property
     def game(self):
         """The game record (None before the first game request was accepted)."""
-        return self.session.game if self.games_played else None
+        return self.board.game if self.games_played else None
 
     # ---- plumbing ----------------------------------------------------------------
     def send(self, frame: str, timeout: Optional[float] = None) -> None:
@@ -273,26 +279,26 @@ class DxpFollower:
         if request.version != 1:
             self.send(encode_game_accept("1", self.settings.name))
             return
-        session = DraughtsSession(self.variant.name)
+        board = DraughtsBoard(self.variant.name)
         try:
             fen = None if request.start == "A" else fen_from_dxp(request.colour_to_move or "W",
                                                                  request.position or "")
-            session.set_position(fen, [])
+            board.set_position(fen, [])
         except (ValueError, SessionError) as exc:
             self.log(f"declined game request: {exc}")
             self.send(encode_game_accept("2", self.settings.name))
             return
-        if not session.game.position.legal_moves():
+        if not board.legal_moves():
             self.send(encode_game_accept("2", self.settings.name))
             return
         self._abort_search()
-        self.session = session
+        self.session.board = board
         self.my_white = request.follower_colour == "W"
         self.minutes, self.moves_limit, self.used = request.minutes, request.moves, 0.0
         self._set_state("playing")
         self.games_played += 1
         try:
-            self.engine.new_game()
+            self.session.engine().new_game()
         except Exception as exc:  # an engine's failure to clear its tables costs no game
             self.log(f"new_game failed: {exc!r}")
         self.send(encode_game_accept("0", self.settings.name))
@@ -337,7 +343,7 @@ class DxpFollower:
             self.send(encode_back_accept("2"))
             return
         self._abort_search()
-        self.session.undo(game.ply - target)
+        self.board.undo(game.ply - target)
         self.send(encode_back_accept("0"))
         self._our_turn_maybe()
 
@@ -387,20 +393,21 @@ class DxpFollower:
         self.generation += 1
         generation = self.generation
         session = self.session
-        position = session.game.position
-        limits = self.limits()
+        position = self.board.game.position
+        limits = self.limits()  # with its own move overhead (see limits)
         stop = threading.Event()
         self.stop_event = stop
 
         def work() -> None:
             started = time.monotonic()
-            text: Optional[str] = None
+            move: Optional[Move] = None
             try:
-                text, _ = session.search(self.engine, limits, lambda info, pv: None, stop)
+                move, _ = session.search(limits, lambda info: None, stop)
             except Exception as exc:  # a failed search still answers: with the first legal move
                 self.log(f"search failed: {exc!r}")
             legal = position.legal_moves()
-            move = next((m for m in legal if m.pdn() == text), legal[0] if legal else None)
+            if move not in legal:
+                move = legal[0] if legal else None
             self.events.put(("searched", generation, move, time.monotonic() - started))
 
         self.search_thread = threading.Thread(target=work, name="dxp-search", daemon=True)

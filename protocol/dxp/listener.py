@@ -1,4 +1,4 @@
-"""Listening for DXP initiators: one connection at a time, one engine for all of them."""
+"""Listening for DXP initiators: one connection at a time, one session (and engine) for all."""
 from __future__ import annotations
 
 import socket
@@ -6,6 +6,7 @@ import threading
 from typing import Any, Callable, Optional, Tuple
 
 from protocol.dxp.follower import DxpFollower, DxpSettings
+from protocol.session import Session
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "serve", "default_engine_factory"]
 
@@ -33,7 +34,7 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
     those of :class:`DxpFollower`.  Raises OSError (or ValueError for a malformed host) when
     it cannot listen.
     """
-    engine = None
+    session: Optional[Session] = None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -49,10 +50,10 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
                 continue
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             log(f"connection from {peer[0]}:{peer[1]}")
-            if engine is None:
-                engine = engine_factory(settings)
+            if session is None:
+                session = Session(settings.variant, engine=engine_factory(settings))
             try:
-                DxpFollower(conn, engine, settings, log, notice).run()
+                DxpFollower(conn, session, settings, log, notice).run()
             except Exception as exc:  # a bug ends this connection, not the follower
                 (notice or log)(f"connection failed: {exc!r}")
                 try:
