@@ -30,7 +30,7 @@ def check_handshake(context: Context) -> str:
     except CheckFailed as exc:  # no uciok in time: nothing else can be checked either
         raise SetupError(str(exc)) from None
     except EngineTerminatedError as exc:
-        raise SetupError(f"no uciok: {exc.message}") from None
+        raise SetupError(f"no uciok: {handle.ended(exc)}") from None
     reply = validate_handshake(first)
     again = read_handshake(handle, context.config.timeout)
     if tuple(again) != reply.lines:

@@ -151,6 +151,14 @@ class EngineHandle:
         except subprocess.TimeoutExpired:
             return None
 
+    def ended(self, error: EngineError) -> str:
+        """What ``error`` (the engine closed its pipes) means, with the exit status when the
+        process has ended within a second (a write that hits a closed pipe says less)."""
+        code = self.wait_exit(1.0)
+        if isinstance(error, EngineTerminatedError) and code is not None:
+            return f"the engine exited (exit status {code})"
+        return error.message
+
     @property
     def alive(self) -> bool:
         """True while the process runs."""
@@ -315,9 +323,10 @@ class Harness:
                 lines = handle.sync()
                 if lines:
                     raise SetupError(f"setting Variant {self.rules.name} was answered {lines[0]!r}")
-        except (CheckFailed, EngineError) as exc:
-            message = exc.message if isinstance(exc, EngineError) else str(exc)
-            raise SetupError(f"engine setup failed: {message}") from None
+        except CheckFailed as exc:
+            raise SetupError(f"engine setup failed: {exc}") from None
+        except EngineError as exc:
+            raise SetupError(f"engine setup failed: {handle.ended(exc)}") from None
         if self.handshake is None:
             self.handshake = reply
         return reply
