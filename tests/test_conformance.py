@@ -433,7 +433,7 @@ def test_no_uciok_fails_once_and_stops_the_run(broken_runs):
     assert "stopped: the engine could not be set up; 2 checks not run" in run.stdout
 
 
-# --------------------------------------------------------------------------- engines that do not run
+# --------------------------------------------------------------------------- start-up and usage
 
 DIES_AT_ONCE = [sys.executable, "-c", "import sys; sys.stderr.write('no weights\\n'); sys.exit(3)"]
 

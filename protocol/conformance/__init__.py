@@ -64,7 +64,7 @@ from __future__ import annotations
 
 from .catalog import CHECKS, select_checks
 from .cli import main, parse_args, parse_only
-from .config import Check, CheckResult, Config
+from .config import CheckResult, Config
 from .errors import (
     CheckFailed,
     CheckSkipped,
@@ -74,10 +74,9 @@ from .errors import (
     SetupError,
     UsageError,
 )
-from .harness import EngineHandle, Harness
+from .harness import Check, EngineHandle, Harness
 from .hub_checks import HUB_CHECKS, run_hub_checks
 from .oracle import NO_MOVES_FEN, Rules
-from .report import list_checks
 from .runner import run_suite
 from .validators import (
     Display,
@@ -112,7 +111,6 @@ __all__ = [
     "EngineHandle",
     "Harness",
     "run_suite",
-    "list_checks",
     "parse_args",
     "parse_only",
     "main",

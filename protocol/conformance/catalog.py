@@ -50,9 +50,8 @@ from .checks_search import (
     check_one_bestmove,
     check_stop_latency,
 )
-from .config import Check
 from .errors import UsageError
-from .harness import Context
+from .harness import Check, Context
 
 __all__ = ["CHECKS", "select_checks"]
 

@@ -17,7 +17,8 @@ from .wire import EngineTimeoutError, tokenize
 __all__ = ["check_perft", "check_eval"]
 
 
-def _read_perft(handle: EngineHandle, depth: int, timeout: float) -> Tuple[List[Tuple[str, int]], int]:
+def _read_perft(handle: EngineHandle, depth: int,
+                timeout: float) -> Tuple[List[Tuple[str, int]], int]:
     handle.send(f"perft {depth}")
     rows: List[Tuple[str, int]] = []
     deadline = time.monotonic() + timeout
@@ -73,7 +74,8 @@ def check_eval(context: Context) -> str:
         line = handle.read()
         tokens = tokenize(line)
         number = tokens[2].lstrip("-") if len(tokens) == 3 else ""
-        if len(tokens) != 3 or tokens[0] != "eval" or not tokens[1].islower() or not number.isdigit():
+        if (len(tokens) != 3 or tokens[0] != "eval" or not tokens[1].islower()
+                or not number.isdigit()):
             raise fail(f"malformed eval line {line!r}")
         lines.append(line)
         if len(lines) > 100:

@@ -186,7 +186,7 @@ def _main(argv: Sequence[str], out: TextIO) -> int:
             if config.hub:
                 list_hub_checks([(c.name, c.summary) for c in HUB_CHECKS], out)
             else:
-                list_checks(CHECKS, out)
+                list_checks([(c.number, c.name, c.summary) for c in CHECKS], out)
             return 0
         probe_command(config.command)
     except _HelpShown:

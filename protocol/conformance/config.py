@@ -1,16 +1,13 @@
-"""What a run is asked to do (:class:`Config`), what a check is (:class:`Check`) and what it
-gives back (:class:`CheckResult`)."""
+"""What a run is asked to do (:class:`Config`) and what a check gives back
+(:class:`CheckResult`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, FrozenSet, Optional, Tuple
-
-if TYPE_CHECKING:  # the harness imports this module; only the type is needed here
-    from .harness import Context
+from typing import FrozenSet, Optional, Tuple
 
 __all__ = ["PASS", "FAIL", "SKIP", "DEFAULT_STOP_THRESHOLD_MS", "DEFAULT_TIMEOUT",
-           "HUB_DEFAULT_THRESHOLD_MS", "HUB_DEFAULT_TIMEOUT", "Config", "CheckResult", "Check"]
+           "HUB_DEFAULT_THRESHOLD_MS", "HUB_DEFAULT_TIMEOUT", "Config", "CheckResult"]
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
@@ -21,7 +18,8 @@ DEFAULT_TIMEOUT = 5.0
 """Default seconds to wait for any single answer."""
 
 HUB_DEFAULT_THRESHOLD_MS = 1000
-"""Default lateness allowed to a Hub engine's timed answers (``done``, ``stop``, ``quit``), in ms."""
+"""Default lateness allowed to a Hub engine's timed answers (``done``, ``stop``, ``quit``),
+in ms."""
 
 HUB_DEFAULT_TIMEOUT = 10.0
 """Default seconds to wait for any single answer of a Hub engine."""
@@ -67,25 +65,3 @@ class CheckResult:
     reason: str
     seconds: float
     transcript: Tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Check:
-    """One numbered check. ``run`` returns the PASS reason or raises CheckFailed/CheckSkipped.
-
-    Its time budget is ``budget_units`` times ``Config.timeout`` plus ``extra`` seconds, plus
-    the time of ``Config.stop_samples`` stopped searches when ``per_sample``.
-    """
-
-    number: int
-    name: str
-    summary: str
-    run: Callable[["Context"], str]
-    budget_units: float = 3.0
-    extra: float = 2.0
-    per_sample: bool = False
-
-    def budget(self, config: Config) -> float:
-        """Seconds this check may take before its engine is killed."""
-        samples = config.stop_samples * (config.threshold + 0.6) if self.per_sample else 0.0
-        return self.budget_units * config.timeout + self.extra + samples

@@ -4,7 +4,8 @@
   that runs.
 * :class:`EngineHandle` is one engine process plus the reference client
   (:class:`protocol.client.Engine`) talking to it; every read is bounded by a timeout.
-* :class:`Context` is what a check works with: the shared engine, engines of its own, the rules.
+* :class:`Context` is what a check works with: the shared engine, engines of its own, the rules;
+  a :class:`Check` is a numbered function of a context with its time budget.
 * :class:`Harness` runs one check at a time on its own thread under a time budget; when the
   budget runs out the engine is killed, which ends every wait of the check. The shared engine is
   reused while checks pass and restarted after a failure. A :class:`SetupError` (the engine
@@ -23,11 +24,12 @@ import subprocess
 import threading
 import time
 import traceback
+from dataclasses import dataclass
 from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts_engine import Position
 
-from .config import FAIL, PASS, SKIP, Check, CheckResult, Config
+from .config import FAIL, PASS, SKIP, CheckResult, Config
 from .errors import CheckFailed, CheckSkipped, EngineStartError, SetupError, fail
 from .oracle import Rules
 from .text import first_word, is_info_string
@@ -39,9 +41,16 @@ from .validators import (
     lenient_handshake,
     parse_display,
 )
-from .wire import Engine, EngineError, EngineTerminatedError, EngineTimeoutError, ProcessTransport, SetOption
+from .wire import (
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    ProcessTransport,
+    SetOption,
+)
 
-__all__ = ["probe_command", "EngineHandle", "read_handshake", "Context", "Harness"]
+__all__ = ["probe_command", "EngineHandle", "read_handshake", "Context", "Check", "Harness"]
 
 
 def _session_options() -> Dict[str, bool]:
@@ -124,7 +133,8 @@ class EngineHandle:
         return [line for line in self.client.sync(timeout) if not is_info_string(line)]
 
     def drain(self, seconds: float) -> List[str]:
-        """Every line that arrives within ``seconds`` (no ``info string``); stops at end of output."""
+        """Every line that arrives within ``seconds`` (no ``info string``); stops at end of
+        output."""
         deadline = time.monotonic() + seconds
         lines: List[str] = []
         while True:
@@ -251,7 +261,8 @@ class Context:
         if not self.offers(handle, word):
             raise CheckSkipped(f"the engine does not offer '{word}' (error unknown command)")
 
-    def display(self, handle: EngineHandle, next_line: Optional[Callable[[], str]] = None) -> Display:
+    def display(self, handle: EngineHandle,
+                next_line: Optional[Callable[[], str]] = None) -> Display:
         """Send ``d`` and parse the block (SKIP when ``d`` is not offered)."""
         self.require(handle, "d")
         handle.send("d")
@@ -272,6 +283,28 @@ class Context:
         ``position fen|startpos moves ...`` (``fen`` None is the start position)."""
         shown = self.display(handle)
         compare_display(shown, self.rules, position, ply, self.rules.state_line(fen, moves))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One numbered check. ``run`` returns the PASS reason or raises CheckFailed/CheckSkipped.
+
+    Its time budget is ``budget_units`` times ``Config.timeout`` plus ``extra`` seconds, plus
+    the time of ``Config.stop_samples`` stopped searches when ``per_sample``.
+    """
+
+    number: int
+    name: str
+    summary: str
+    run: Callable[[Context], str]
+    budget_units: float = 3.0
+    extra: float = 2.0
+    per_sample: bool = False
+
+    def budget(self, config: Config) -> float:
+        """Seconds this check may take before its engine is killed."""
+        samples = config.stop_samples * (config.threshold + 0.6) if self.per_sample else 0.0
+        return self.budget_units * config.timeout + self.extra + samples
 
 
 class Harness:

@@ -36,7 +36,8 @@ HubResult = Tuple[str, bool, str]
 """``(name, passed, reason)``."""
 
 DEFAULT_MARGIN = 1.0
-"""Seconds an engine may be late on a timed answer (``done`` after its level, ``stop``, ``quit``)."""
+"""Seconds an engine may be late on a timed answer (``done`` after its level, ``stop``,
+``quit``)."""
 
 CAPTURE_FEN = "W:W46:B41,31,21,42"
 """White must take three men in one capture (from 46, several routes)."""

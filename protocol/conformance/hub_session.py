@@ -3,8 +3,9 @@ of one search (its ``info`` lines and exactly one ``done``).
 
 :class:`HubSession` reads with a timeout on every wait. :meth:`HubSession.search` is the common
 step of the search checks: ``pos``, ``level`` and ``go`` lines, then every line up to ``done``;
-an ``error`` line among them fails the check with that line (a command refused as ``busy`` right
-after the previous ``done`` would otherwise leave the engine searching a stale position).
+an ``error`` line among them fails the check with that line (a refused ``pos`` would otherwise
+leave the engine searching another position, and the check judging the wrong one). Each search
+check starts with :meth:`HubSession.settle` (``ping``/``pong``), so it judges its own lines only.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import shlex
 import threading
 from typing import Sequence, TextIO, Tuple
 
-from .config import FAIL, PASS, SKIP, Check, CheckResult, Config
+from .config import FAIL, PASS, SKIP, CheckResult, Config
 from .text import plural
 
 __all__ = ["Reporter", "list_checks", "list_hub_checks", "counts", "write_hub_results"]
@@ -71,10 +71,10 @@ def counts(results: Sequence[CheckResult]) -> Tuple[int, int, int]:
                  for status in (PASS, FAIL, SKIP))
 
 
-def list_checks(checks: Sequence[Check], out: TextIO) -> None:
-    """Print every check: number, name and what it verifies."""
-    for check in checks:
-        out.write(f"{check.number:2d} {check.name}: {check.summary}\n")
+def list_checks(checks: Sequence[Tuple[int, str, str]], out: TextIO) -> None:
+    """Print every check (as number, name, summary): number, name and what it verifies."""
+    for number, name, summary in checks:
+        out.write(f"{number:2d} {name}: {summary}\n")
 
 
 def list_hub_checks(checks: Sequence[Tuple[str, str]], out: TextIO) -> None:

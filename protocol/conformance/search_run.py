@@ -13,7 +13,14 @@ from .harness import EngineHandle
 from .oracle import Rules
 from .text import first_word, plural
 from .validators import check_info_line, check_info_sequence
-from .wire import BestMove, EngineTimeoutError, InfoReport, ProtocolError, parse_bestmove, parse_info
+from .wire import (
+    BestMove,
+    EngineTimeoutError,
+    InfoReport,
+    ProtocolError,
+    parse_bestmove,
+    parse_info,
+)
 
 __all__ = ["SearchRun", "validate_search"]
 

@@ -71,7 +71,8 @@ def expect_error(handle: EngineHandle, line: Union[str, bytes], prefix: str,
     return reason
 
 
-def set_position(handle: EngineHandle, fen: Optional[str] = None, moves: Sequence[str] = ()) -> None:
+def set_position(handle: EngineHandle, fen: Optional[str] = None,
+                 moves: Sequence[str] = ()) -> None:
     """``position startpos|fen <fen> [moves ...]``; it must be accepted silently."""
     expect_silent(handle, PositionCommand(fen, tuple(moves)).to_line())
 

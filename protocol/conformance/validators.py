@@ -18,7 +18,15 @@ from draughts_engine.errors import DraughtsError
 from .errors import MoveTextError, fail
 from .oracle import Rules
 from .text import first_word
-from .wire import PROTOCOL_VERSION, InfoReport, OptionSpec, ProtocolError, parse_id, parse_option, tokenize
+from .wire import (
+    PROTOCOL_VERSION,
+    InfoReport,
+    OptionSpec,
+    ProtocolError,
+    parse_id,
+    parse_option,
+    tokenize,
+)
 
 __all__ = [
     "INFO_FIELDS",
