@@ -28,26 +28,42 @@ __all__ = ["Reporter", "list_checks", "list_hub_checks", "counts", "write_hub_re
 
 
 class Reporter:
-    """Writes result lines (and, verbose, the live transcript) to ``out``; thread-safe."""
+    """Writes result lines (and, verbose, the live transcript) to ``out``; thread-safe.
+
+    :meth:`line` may be called from the client's reader threads (the verbose transcript): a
+    closed output (``| head``) is noted there, and raised as :class:`BrokenPipeError` by the
+    next line the run itself writes, so the run ends at the next check.
+    """
 
     def __init__(self, out: TextIO, config: Config) -> None:
         self._out = out
         self._config = config
         self._lock = threading.Lock()
+        self._closed = False
 
     def line(self, text: str) -> None:
         """Write one line and flush (CI logs show progress as it happens)."""
         with self._lock:
-            self._out.write(text + "\n")
-            self._out.flush()
+            if self._closed:
+                return
+            try:
+                self._out.write(text + "\n")
+                self._out.flush()
+            except (BrokenPipeError, ValueError):  # ValueError: the stream was closed
+                self._closed = True
+
+    def _own_line(self, text: str) -> None:
+        self.line(text)
+        if self._closed:
+            raise BrokenPipeError("the output was closed")
 
     def header(self) -> None:
         """``engine: <command>   variant: <variant>``."""
-        self.line(f"engine: {shlex.join(self._config.command)}   variant: {self._config.variant}")
+        self._own_line(f"engine: {shlex.join(self._config.command)}   variant: {self._config.variant}")
 
     def result(self, result: CheckResult) -> None:
         """``STATUS number name: reason (seconds)``; a FAIL adds the last lines exchanged."""
-        self.line(f"{result.status} {result.number:2d} {result.name}: {result.reason} "
+        self._own_line(f"{result.status} {result.number:2d} {result.name}: {result.reason} "
                   f"({result.seconds:.2f} s)")
         if result.transcript and not self._config.verbose:
             self.line("      last lines:")
@@ -56,13 +72,13 @@ class Reporter:
 
     def stopped(self, not_run: int) -> None:
         """The run ended early because the engine could not be set up."""
-        self.line(f"stopped: the engine could not be set up; {plural(not_run, 'check')} not run")
+        self._own_line(f"stopped: the engine could not be set up; {plural(not_run, 'check')} not run")
 
     def summary(self, results: Sequence[CheckResult], seconds: float) -> None:
         """``ran N checks in S s`` and ``N passed, N failed, N skipped``."""
         passed, failed, skipped = counts(results)
-        self.line(f"ran {plural(len(results), 'check')} in {seconds:.1f} s")
-        self.line(f"{passed} passed, {failed} failed, {skipped} skipped")
+        self._own_line(f"ran {plural(len(results), 'check')} in {seconds:.1f} s")
+        self._own_line(f"{passed} passed, {failed} failed, {skipped} skipped")
 
 
 def counts(results: Sequence[CheckResult]) -> Tuple[int, int, int]:
