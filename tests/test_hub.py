@@ -26,7 +26,7 @@ from draughts_engine.search.limits import SearchLimits
 from protocol.hub.wire import (HubSyntaxError, flip_move_text, flip_square, format_hub_line, hub_pos,
                           hub_score, parse_hub_line, position_from_hub_pos)
 from protocol.hub.client import HubEngine, hub_level_pairs, parse_hub_info
-from protocol.hub_conformance import run_hub_checks
+from protocol.conformance import run_hub_checks
 from protocol.server import Server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
