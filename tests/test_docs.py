@@ -31,6 +31,9 @@ on ``PYTHONPATH`` (the way README.md tells users to run their own scripts): a sn
 to exit status 0. A snippet that needs what the tests do not have (pydraughts, a GUI) is
 preceded by ``<!-- not run: <reason> -->`` and reported as skipped.
 
+docs/match.md shows the report of a 40-game match, too long to replay: the same report for a
+four-game match of deterministic random movers must have its lines, figures aside.
+
 Files and modules the docs name in backquotes (``protocol/client.py``,
 ``protocol.client.Engine``, ``tests/fake_engines/random_mover.py``) must exist, so a file that
 moves without its docs fails here too.
@@ -44,6 +47,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -573,3 +577,36 @@ def test_files_and_modules_named_in_the_docs_exist(path: str) -> None:
                 missing.append(f"{path}:{number}: cannot import {ref}")
     assert not missing, "\n".join(missing)
 
+
+
+# --------------------------------------------------------------------------- docs/match.md's table
+
+_FIGURE = re.compile(r"[+-]?(?:\d+(?:\.\d+)?|inf)%?")
+
+
+def _shape(lines: Sequence[str]) -> List[str]:
+    """Lines with every figure replaced by '#' and blanks collapsed: what a format change alters."""
+    return [" ".join(_FIGURE.sub("#", line).split()) for line in lines]
+
+
+def test_match_md_sample_output_has_the_shape_the_runner_prints() -> None:
+    """docs/match.md shows the end of a 40-game match, too long to replay here; the same report
+    for four games between deterministic random movers must have the same lines, figures aside."""
+    blocks = code_blocks(_read("docs/match.md"))
+    sample = next(b for b in blocks if b.lines and b.lines[0].startswith("pairing"))
+    mover = [sys.executable, str(ROOT / "tests" / "fake_engines" / "random_mover.py")]
+    command = [sys.executable, "-m", "protocol.match",
+               "--engine", "name=deep", "cmd=" + shlex.join(mover + ["--seed", "1"]), "depth=4",
+               "--engine", "name=shallow", "cmd=" + shlex.join(mover + ["--seed", "2"]), "depth=2",
+               "--variant", "english", "--games", "4", "--concurrency", "2"]
+    done = subprocess.run(command, cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    printed = done.stdout.rstrip("\n").split("\n")
+    assert _shape(printed) == _shape(sample.lines), (
+        f"docs/match.md:{sample.line} no longer has the shape of the runner's report:\n"
+        + "\n".join(printed))
+
+
+def test_the_shape_check_sees_a_renamed_column() -> None:
+    assert _shape(["deep vs shallow  40  28  82.5%  [+178.4, +inf]"]) == ["deep vs shallow # # # [#, #]"]
+    assert _shape(["pairing games +"]) != _shape(["pairing games W"])
