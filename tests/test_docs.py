@@ -14,7 +14,7 @@ How an example session is written (PROTOCOL.md, "Notation", says the same for re
       one token that varies from run to run or from one search to another (node counts, times,
       nps, search-dependent scores and moves);
     - ``...`` inside a ``<`` line stands for any text, e.g. ``< info depth 1 ...``.
-* A line ``...`` on its own stands for any number of server lines, none included: the next
+* A line ``...`` on its own stands for any number of server lines (zero or more): the next
   ``<`` line is looked for further down the output. Without ``...`` between them, shown lines
   must follow each other exactly.
 * Blank lines inside a session are ignored.
@@ -23,7 +23,8 @@ How an example session is written (PROTOCOL.md, "Notation", says the same for re
 * A session that cannot be replayed by this test (it needs a second program, a network peer,
   minutes of play) is preceded, on the line just before its block, by an HTML comment
   ``<!-- not replayed: <reason> -->``. It is reported as a skipped test with that reason, never
-  dropped silently; a block of ``<`` lines with no ``>`` line and no such comment is an error.
+  dropped silently. A session must start with a ``>`` line (the server speaks only when spoken
+  to), so an output fragment without that comment fails, as does any other line in a session.
 
 Python snippets (```` ```python ```` blocks) are run from a temporary folder with the repository
 on ``PYTHONPATH`` (the way README.md tells users to run their own scripts): a snippet with
@@ -67,9 +68,10 @@ LINE_TIMEOUT = 30.0
 EXIT_TIMEOUT = 60.0
 
 # Sessions that show the intended behaviour while the program does not follow it yet (a bug in
-# the program, not drift in the doc), keyed by Session.key (the file and the lines sent). Each must fail
-# (strict xfail): once the program is fixed the test passes, XPASS fails the suite, and the
-# entry is removed. Their hang guard is shorter (a line that never comes is the expected failure).
+# the program, not drift in the doc), keyed by Session.key (the file and the lines sent). Each
+# must fail (strict xfail): once the program is fixed the test passes, XPASS fails the suite,
+# and the entry is removed. Their hang guard is shorter (a line that never comes is the
+# expected failure, and a healthy server answers these in well under a second).
 EXPECTED_TO_FAIL: Dict[str, str] = {
     "PROTOCOL.md: position startpos moves 11-15 23-19 | "
     "go ponder wtime 10000 btime 10000 winc 100 binc 100 | ponderhit":
@@ -84,7 +86,7 @@ _MARK = re.compile(r"(<[a-z][a-z0-9-]*>|\.\.\.)")
 
 
 class DocFormatError(ValueError):
-    """A code block looks like a session but breaks the notation (the message names file and line)."""
+    """A code block looks like a session but breaks the notation (the message names the line)."""
 
 
 class Mismatch(AssertionError):
@@ -320,7 +322,7 @@ def replay(session: Session, command: Sequence[str] = SERVER,
             try:
                 actual = output.next(EXIT_TIMEOUT)
             except queue.Empty:
-                raise fail(None, "the server did not end its output after its input ended") from None
+                raise fail(None, "the output did not end after the input ended") from None
             if actual is None:
                 break
             transcript.append("< " + actual)
@@ -358,7 +360,8 @@ def _session_params() -> List[object]:
     for session in _sessions_that_parse():
         marks = []
         if session.not_replayed is not None:
-            marks.append(pytest.mark.skip(reason=f"{session.name} not replayed: {session.not_replayed}"))
+            reason = f"{session.name} not replayed: {session.not_replayed}"
+            marks.append(pytest.mark.skip(reason=reason))
         elif session.key in EXPECTED_TO_FAIL:
             marks.append(pytest.mark.xfail(reason=EXPECTED_TO_FAIL[session.key], strict=True,
                                            raises=Mismatch))
@@ -393,7 +396,7 @@ def _run_snippet(block: CodeBlock, name: str) -> "subprocess.CompletedProcess[st
     PYTHONPATH, as README.md tells users); a doctest when it has ``>>>`` prompts."""
     source = "\n".join(block.lines) + "\n"
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
     with tempfile.TemporaryDirectory() as folder:
         if ">>>" in source:
             driver = (
@@ -418,8 +421,8 @@ def _snippet_params() -> List[object]:
     for path in DOC_FILES:
         for block in python_snippets(path, _read(path)):
             marker = _NOT_REPLAYED.match(block.before)
-            marks = ([pytest.mark.skip(reason=f"{path}:{block.line} not run: {marker.group('reason')}")]
-                     if marker else [])
+            reason = f"{path}:{block.line} not run: {marker.group('reason')}" if marker else ""
+            marks = [pytest.mark.skip(reason=reason)] if marker else []
             params.append(pytest.param(block, f"{path}:{block.line}", id=f"{path}:{block.line}",
                                        marks=marks))
     return params
@@ -451,7 +454,7 @@ def test_no_session_line_is_outside_a_parsed_session() -> None:
                 covered.update(range(block.line, block.line + len(block.lines)))
         for number, line in enumerate(text.split("\n"), start=1):
             if line.startswith(" ") and _is_session_line(line.strip()) and number not in covered:
-                pytest.fail(f"{path}:{number}: looks like a session line but is in no session: {line!r}")
+                pytest.fail(f"{path}:{number}: a session line outside any session: {line!r}")
 
 
 def test_expected_to_fail_entries_name_existing_sessions() -> None:
@@ -493,9 +496,10 @@ def test_parser_rejects_a_stray_line_and_an_unmarked_fragment() -> None:
         sessions_in("x.md", "Text:\n\n    > uci\n    id name\n")
     with pytest.raises(DocFormatError, match="starts with"):
         sessions_in("x.md", "Output:\n\n    < bestmove 11-15\n")
-    marked = sessions_in("x.md", "Output:\n<!-- not replayed: a fragment -->\n\n    < bestmove 11-15\n")
+    fragment = "Output:\n<!-- not replayed: a fragment -->\n\n    < bestmove 11-15\n"
+    marked = sessions_in("x.md", fragment)
     assert marked[0].not_replayed == "a fragment"
-    plain = sessions_in("x.md", "A command:\n\n    python3 -m protocol\n\n```python\n>>> 1\n1\n```\n")
+    plain = sessions_in("x.md", "Run:\n\n    python3 -m protocol\n\n```python\n>>> 1\n1\n```\n")
     assert plain == []
 
 
@@ -535,20 +539,21 @@ def test_a_wrong_python_snippet_output_fails() -> None:
     block = next(b for b in python_snippets("README.md", _read("README.md"))
                  if any(line.startswith(">>>") for line in b.lines))
     lines = list(block.lines)
-    index = next(i for i, line in enumerate(lines) if "36768" in line and not line.startswith(">>>"))
+    index = next(i for i, line in enumerate(lines)
+                 if "36768" in line and not line.startswith(">>>"))
     lines[index] = lines[index].replace("36768", "36767")
     done = _run_snippet(replace(block, lines=tuple(lines)), "README.md (mutated)")
     assert done.returncode != 0 and "36767" in done.stdout
 
 
-# --------------------------------------------------------------------------- named files and modules
+# --------------------------------------------------------------------------- named files, modules
 
 _PATH_REF = re.compile(r"`((?:protocol|draughts_engine|tests|bench|docs|\.ci)/[\w./-]*[\w/])`")
 _MODULE_REF = re.compile(r"`((?:protocol|draughts_engine)(?:\.\w+)+)(?:\([^`]*\))?`")
 
 
 def _resolves(dotted: str) -> bool:
-    """True when ``dotted`` names a module, or an attribute reached from the longest module prefix."""
+    """True when ``dotted`` names a module, or an attribute reached from its longest module."""
     import importlib
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
@@ -608,5 +613,6 @@ def test_match_md_sample_output_has_the_shape_the_runner_prints() -> None:
 
 
 def test_the_shape_check_sees_a_renamed_column() -> None:
-    assert _shape(["deep vs shallow  40  28  82.5%  [+178.4, +inf]"]) == ["deep vs shallow # # # [#, #]"]
+    shape = _shape(["deep vs shallow  40  28  82.5%  [+178.4, +inf]"])
+    assert shape == ["deep vs shallow # # # [#, #]"]
     assert _shape(["pairing games +"]) != _shape(["pairing games W"])
