@@ -72,13 +72,7 @@ EXIT_TIMEOUT = 60.0
 # must fail (strict xfail): once the program is fixed the test passes, XPASS fails the suite,
 # and the entry is removed. Their hang guard is shorter (a line that never comes is the
 # expected failure, and a healthy server answers these in well under a second).
-EXPECTED_TO_FAIL: Dict[str, str] = {
-    "PROTOCOL.md: position startpos moves 11-15 23-19 | "
-    "go ponder wtime 10000 btime 10000 winc 100 binc 100 | ponderhit":
-        "ponderhit sent before the first search of the process has created its engine is "
-        "dropped (protocol/server.py _SearchJob.engine_ponderhit: engine_if_created() is None), "
-        "so the search stays in ponder mode and bestmove never comes; Hub's ponder-hit too",
-}
+EXPECTED_TO_FAIL: Dict[str, str] = {}
 XFAIL_LINE_TIMEOUT = 10.0
 
 _NOT_REPLAYED = re.compile(r"^<!--\s*not (?:replayed|run):\s*(?P<reason>.+?)\s*-->$")
