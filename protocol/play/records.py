@@ -313,7 +313,7 @@ class DraughtsRecord(GameRecord):
         self.game = game
         self._tags = dict(game.tags)
         self.variant = game.variant.name
-        self.title = self.variant.capitalize()
+        self.title = f"{self.variant.capitalize()} draughts"
         self.first_player = game.variant.first
         self.side_names = {"white": "White", "black": "Black"}
 
