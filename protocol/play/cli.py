@@ -222,12 +222,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            try:
-                signal.signal(getattr(signal, name), _end_on_signal)
-            except ValueError:  # not the main thread
-                pass
+    previous = _install_signal_handlers()
     interactive = _isatty(stdin)
     style = Style(wants_colour(stdout))
     read_line = line_reader(stdin, stdout, interactive)
@@ -241,7 +236,27 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
     except KeyboardInterrupt:
         stderr.write(f"{PROG}: interrupted\n")
         return 130
+    except Exception as exc:  # a bug: one line, not a traceback
+        stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc}\n")
+        return 1
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
+
+def _install_signal_handlers() -> dict:
+    """SIGTERM and SIGHUP end the program through its finally blocks (engines are reaped);
+    returns the handlers they replace."""
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        try:
+            previous[signum] = signal.signal(signum, _end_on_signal)
+        except ValueError:  # not the main thread: leave the handlers alone
+            pass
+    return previous
 
 def _replay(args: argparse.Namespace, settings: Settings, stdout: IO[str],
             read_line: Callable[[str], str], style: Style) -> int:
@@ -294,9 +309,9 @@ def _play(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr:
 
 
 def _distinct_names(controller: GameController) -> None:
-    """Two players with the same name get ``#1``/``#2`` so that scores and PDN tell them apart."""
+    """Two engines with the same name get ``#1``/``#2`` so that scores and PDN tell them apart."""
     white, black = controller.player_name("white"), controller.player_name("black")
-    if white == black:
+    if white == black and not controller.has_human():
         for side, suffix in (("white", " #1"), ("black", " #2")):
             controller.players[side] = dataclasses.replace(controller.players[side],
                                                            name=white + suffix)

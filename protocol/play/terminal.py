@@ -254,6 +254,7 @@ class TerminalSession:
         until ``quit`` (raises :class:`QuitRequested`). Raises :class:`EngineFailure`.
         """
         controller = self.controller
+        self._announced = None
         self.show_board()
         watching = not controller.has_human()
         while True:
