@@ -129,7 +129,7 @@ def test_several_games_alternate_colours_with_a_running_score(tmp_path: Path) ->
     out = done.stdout
     assert "Game 1 of 3: A (White) - B (Black)" in out
     assert "Game 2 of 3: B (White) - A (Black)" in out
-    assert "Score after 3 games: A 1.5 - 1.5 B (0 wins, 3 draws, 0 losses)" in out
+    assert "Score after 3 games: A 1.5 - 1.5 B (+0 =3 -0 for A)" in out
     games = pdn_games(path.read_text())
     assert [(tags["Round"], tags["White"], tags["Black"]) for tags, _ in games] == \
         [("1", "A", "B"), ("2", "B", "A"), ("3", "A", "B")]

@@ -175,6 +175,18 @@ def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_fact
     assert term.wait_exit() == 0
 
 
+def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory) -> None:
+    term = terminal_factory("--variant", "english", "--white", "engine", "--black", "engine",
+                            "--movetime", "600000")
+    term.expect("Black thinks: depth 2")
+    term.type("\x03")
+    after = term.expect("Quit? [y/N] ")
+    assert "(move now: the engine plays its best move so far)" in after
+    assert "1. " in after and "Last move: 1. " in after
+    term.type("y\r")
+    assert term.wait_exit() == 0
+
+
 def test_end_of_input_at_the_prompt_quits(terminal_factory) -> None:
     term = terminal_factory("--variant", "tictactoe", "--white", "human", "--black", "human")
     term.expect("X 1> ")

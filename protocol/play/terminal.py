@@ -3,7 +3,8 @@
 :class:`TerminalSession` drives a :class:`~protocol.play.controller.GameController` with one
 command per line, from a person at a terminal or from a script (stdin not a terminal: each line
 read is echoed after the prompt, so the output reads like a session). Ctrl-C while an engine
-thinks makes it play its best move so far; Ctrl-C anywhere else asks before quitting.
+thinks makes it play its best move so far (when two engines play, the program then asks whether
+to quit); Ctrl-C anywhere else asks before quitting.
 
 Commands (``help`` prints them): a move, ``undo``, ``redo``, ``hint``, ``moves``, ``board``,
 ``flip``, ``new``, ``fen [FEN]``, ``save FILE``, ``load FILE [N]``, ``help``, ``quit``.
@@ -77,13 +78,12 @@ class Series:
             self.wins[winner] += 1
 
     def line(self) -> str:
+        """``Score after 3 games: deep 2.5 - 0.5 shallow (+2 =1 -0 for deep)``."""
         first, second = self.names
-        def pts(name: str) -> str:
-            return f"{self.points.get(name, 0.0):g}"
-        return (f"Score after {self.games} game{'s' if self.games != 1 else ''}: "
-                f"{first} {pts(first)} - {pts(second)} {second} "
-                f"({self.wins.get(first, 0)} wins, {self.draws} draws, "
-                f"{self.wins.get(second, 0)} losses)")
+        plural = "s" if self.games != 1 else ""
+        return (f"Score after {self.games} game{plural}: {first} {self.points.get(first, 0.0):g}"
+                f" - {self.points.get(second, 0.0):g} {second} (+{self.wins.get(first, 0)} "
+                f"={self.draws} -{self.wins.get(second, 0)} for {first})")
 
 
 class TerminalSession:
@@ -109,6 +109,7 @@ class TerminalSession:
         self._status_shown = False
         self._write_lock = threading.Lock()
         self._announced: Optional[int] = None  # the ply whose result was announced
+        self._interrupted = False  # Ctrl-C during the last search
         self.round = 1
 
     # ---- output ----------------------------------------------------------------------
@@ -198,7 +199,7 @@ class TerminalSession:
 
     # ---- engines ---------------------------------------------------------------------
     def _on_info(self, label: str) -> Callable[[InfoReport], None]:
-
+        """Show an engine's reports: in place on a live terminal, else a line each."""
         def show(info: InfoReport) -> None:
             if info.depth is None and not info.pv:
                 return
@@ -210,9 +211,11 @@ class TerminalSession:
         return show
 
     def _think(self, work: Callable[[], Any]) -> Any:
-        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile means "move now"."""
+        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile means "move now"
+        (and sets ``_interrupted``)."""
         box: Dict[str, Any] = {}
         done = threading.Event()
+        self._interrupted = False
 
         def run() -> None:
             try:
@@ -231,7 +234,9 @@ class TerminalSession:
                 done.wait(0.1)
             except KeyboardInterrupt:
                 self.controller.move_now()
-                self.say("(move now: the engine plays its best move so far)")
+                if not self._interrupted:
+                    self.say("(move now: the engine plays its best move so far)")
+                self._interrupted = True
         thread.join()
         with self._write_lock:
             self._clear_status()
@@ -269,6 +274,8 @@ class TerminalSession:
                 if watching and self.delay > 0 and controller.ply > 0:
                     self._pause(self.delay)
                 self.engine_turn()
+                if watching and self._interrupted:  # Ctrl-C: the move is played; go on?
+                    self.confirm_quit()
                 continue
             self.handle(self.read_command(self._prompt()))
 
