@@ -84,6 +84,7 @@ class Settings:
     delay: float
     games: int
     game_number: int
+    fen: Optional[str]
 
 
 def _whole(text: Optional[str], what: str, low: int, high: Optional[int] = None) -> Optional[int]:
@@ -147,7 +148,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         _check_writable(args.save, "--save")
     if args.engine_log:
         _check_writable(args.engine_log, "--engine-log")
-    return Settings(variant, white, black, limits, delay, games, game_number)
+    return Settings(variant, white, black, limits, delay, games, game_number, args.fen)
 
 
 def _check_writable(path: str, what: str) -> None:
@@ -339,7 +340,7 @@ def _games(session: TerminalSession, settings: Settings, stderr: IO[str]) -> int
                 session.say(series.line())
             if round_number < settings.games:
                 controller.swap_sides()
-                controller.new_game()
+                controller.new_game(settings.fen)  # each game of a series from --fen
     except QuitRequested:
         return 0
     except EngineFailure as exc:
