@@ -273,3 +273,21 @@ def test_a_file_that_is_not_pdn_is_bad_usage(tmp_path: Path) -> None:
 def test_help_exits_0() -> None:
     done = run_play(["--help"])
     assert done.returncode == 0 and "usage: draughts-play" in done.stdout
+
+
+def test_replay_shows_comments_where_they_stand_and_games_from_a_set_up_position(
+        tmp_path: Path) -> None:
+    path = tmp_path / "study.pdn"
+    path.write_text('[Event "study"]\n[GameType "20"]\n[SetUp "1"]\n'
+                    '[FEN "W:WK47:B14,19,29,31,42"]\n\n'
+                    "{a study} 1. 47x38x20x9x36 {the other path} 1-0\n")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--replay", str(path)], stdin=io.StringIO("\nb\nq\n"), stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Game 1 of 1: ? - ? (International draughts, 1 ply, result 1-0)"
+    assert lines[1] == "  Event: study"
+    assert lines.index("  {a study}") == lines.index("Start position") + 1
+    end = lines.index("Ply 1/1: 1. 47x38x20x9x36  (end of the game, result 1-0)")
+    assert lines[end + 1] == "  {the other path}"
+    assert lines.count("  {a study}") == 2  # shown again when stepping back to the start

@@ -192,9 +192,9 @@ class ReplaySession:
         tags = game.tags
         white, black = tags.get("White", "?"), tags.get("Black", "?")
         title = game.record.title
+        plies = f"{game.plies} {'ply' if game.plies == 1 else 'plies'}"
         self.say(self.style.bold(f"Game {game.number} of {len(self.games)}: {white} - {black} "
-                                 f"({title}, {game.plies} plies, result "
-                                 f"{tags.get('Result', '*')})"))
+                                 f"({title}, {plies}, result {tags.get('Result', '*')})"))
         for name in ("Event", "Round", "Date", "Termination"):
             if tags.get(name) and tags[name] not in ("?", "????.??.??"):
                 self.say(f"  {name}: {tags[name]}")
