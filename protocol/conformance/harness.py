@@ -53,12 +53,6 @@ from .wire import (
 __all__ = ["probe_command", "EngineHandle", "read_handshake", "Context", "Check", "Harness"]
 
 
-def _session_options() -> Dict[str, bool]:
-    """Popen options that put the engine in a process group of its own (POSIX), so it and any
-    children of a wrapper script can be killed together."""
-    return {"start_new_session": True} if os.name == "posix" else {}
-
-
 def probe_command(command: Sequence[str]) -> None:
     """Start ``command`` once and kill it at once; raises :class:`EngineStartError` when it
     cannot be executed at all (no such file, not executable, not a program).
@@ -70,7 +64,7 @@ def probe_command(command: Sequence[str]) -> None:
     try:
         process = subprocess.Popen(list(command), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   **_session_options())
+                                   start_new_session=os.name == "posix")
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise EngineStartError(f"cannot start {shlex.join(command)}: {reason}") from None
@@ -104,7 +98,7 @@ class EngineHandle:
 
     def __init__(self, command: Sequence[str], config: Config, log: Callable[[str], None]) -> None:
         try:
-            self.transport = ProcessTransport.spawn(command, **_session_options())
+            self.transport = ProcessTransport.spawn(command, own_session=True)
         except (OSError, ValueError) as exc:
             raise SetupError(f"cannot start {shlex.join(command)}: {exc}") from None
         self.client = Engine(self.transport, log=log, timeout=config.timeout, quit_timeout=0.5,

@@ -59,7 +59,6 @@ STOP_GRACE_SECONDS = 10.0
 InfoCallback = Callable[[InfoReport], None]
 
 #: How engine processes are started: in a session of their own where the platform has them.
-_DETACHED = {"start_new_session": True} if os.name == "posix" else {}
 
 
 class PlayerSpecError(PlayError):
@@ -283,7 +282,7 @@ class EnginePlayer:
             # Its own session: Ctrl-C at the terminal reaches this program only, which turns it
             # into "move now" instead of killing the engine.
             transport = ProcessTransport.spawn(list(self.spec.command), env=env,
-                                               **_DETACHED)
+                                               own_session=True)
         except OSError as exc:
             raise EngineFailure(f"cannot run {shlex.join(self.spec.command)}: "
                                 f"{exc.strerror or exc}", self.side) from None
