@@ -1,4 +1,4 @@
-"""The match runner (protocol/match.py), its statistics (protocol/elo.py) and openings.
+"""The match runner (protocol/match/): matches, statistics, openings, resume, merge, the CLI.
 
 Most matches here use tests/fake_engines/random_mover.py: it plays random legal moves chosen
 deterministically from the position, so a match plan always produces the same games, and it
@@ -20,7 +20,7 @@ from typing import List, Tuple
 import pytest
 
 from draughts_engine.pdn import read_games
-from protocol.elo import (
+from protocol.match.elo import (
     SprtConfig,
     elo_interval,
     elo_to_score,
@@ -42,7 +42,7 @@ from protocol.match import (
     parse_engine,
     read_records,
 )
-from protocol.openings import OpeningError, generate_openings, load_openings
+from protocol.match.openings import OpeningError, generate_openings, load_openings
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVER = ROOT / "tests" / "fake_engines" / "random_mover.py"
@@ -447,9 +447,9 @@ def test_end_to_end_hub_engine_against_protocol_engine(tmp_path):
 
 def test_doctests():
     import doctest
+    import importlib
 
-    import protocol.elo
-    import protocol.match
-
-    for module in (protocol.elo, protocol.match):
-        assert doctest.testmod(module).failed == 0
+    for name in ("errors", "clock", "engines", "plan", "records", "game", "elo", "openings",
+                 "report", "runner", "cli", "config"):
+        module = importlib.import_module(f"protocol.match.{name}")
+        assert doctest.testmod(module).failed == 0, name

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 __all__ = [
     "score_to_elo",
@@ -112,6 +112,10 @@ class SprtConfig:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            value = getattr(self, name)
+            if not -2000.0 <= value <= 2000.0:
+                raise ValueError(f"SPRT {name} must be in -2000..2000, got {value:g}")
         if not self.elo1 > self.elo0:
             raise ValueError(f"SPRT needs elo1 > elo0, got elo0={self.elo0} elo1={self.elo1}")
         for name in ("alpha", "beta"):
@@ -120,18 +124,24 @@ class SprtConfig:
                 raise ValueError(f"SPRT {name} must be in (0, 0.5), got {value}")
 
     @classmethod
-    def parse(cls, tokens) -> "SprtConfig":
-        """From ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order)."""
+    def parse(cls, tokens: Sequence[str]) -> "SprtConfig":
+        """From ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order);
+        the one parser of ``--sprt`` (match and merge). Raises ValueError naming the token.
+
+        >>> str(SprtConfig.parse(["elo1=5", "alpha=0.1"]))
+        'elo0=0 elo1=5 alpha=0.1 beta=0.05'
+        """
         values = {}
         for token in tokens:
             key, sep, value = token.partition("=")
             key = key.strip().lower()
+            shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
             if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise ValueError(f"bad SPRT parameter {token!r} (expected elo0=, elo1=, alpha=, beta=)")
+                raise ValueError(f"bad SPRT parameter {shown} (expected elo0=, elo1=, alpha=, beta=)")
             try:
                 values[key] = float(value)
             except ValueError:
-                raise ValueError(f"bad SPRT parameter {token!r}: {value!r} is not a number") from None
+                raise ValueError(f"bad SPRT parameter {shown}: not a number") from None
         return cls(**values)
 
     def __str__(self) -> str:
