@@ -314,7 +314,7 @@ def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):
     pdn = tmp_path / "flaky.pdn"
     flaky = mover("flaky", "--crash", "0.03", "--hang", "0.01", "--illegal", "0.03")
     code, out, _ = run(flaky + mover("steady") + [
-        "--games", "8", "--concurrency", "2", "--pdn", str(pdn), "--move-timeout", "1",
+        "--games", "8", "--concurrency", "2", "--pdn", str(pdn), "--move-timeout", "3",
         "--max-plies", "80"])
     assert code == 0
     games = games_of(pdn)
@@ -327,21 +327,30 @@ def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):
             loser_white = game.tags["White"] == "flaky"
             assert game.tags["Result"] == ("0-1" if loser_white else "1-0")
     assert "forfeits: crashed: the engine ended its output" in text
-    assert "forfeits: no bestmove within 1 s" in text
+    assert "forfeits: no bestmove within 3 s" in text
     assert "forfeits: bestmove 1-2: illegal move" in text
     assert "Forfeits: flaky crash" in out
 
 
 def test_time_forfeit_on_the_clock(tmp_path):
+    # Behaviour, not the host's speed: "slow" sleeps 250 ms per move whatever its clock says,
+    # so with 0.4 s (and a 50 ms margin) it has overstepped by its second move on any host;
+    # "fast" has 30 s for its one or two moves, which a 5x slower host still meets.
     pdn = tmp_path / "clock.pdn"
-    slow = mover("slow", "--think", "150", "--overstep", limit="tc=0.4")
-    code, out, _ = run(slow + mover("fast", limit="tc=0.4") + [
+    slow = mover("slow", "--think", "250", "--overstep", limit="tc=0.4")
+    code, out, _ = run(slow + mover("fast", limit="tc=30") + [
         "--games", "2", "--pdn", str(pdn), "--timemargin", "50", "--concurrency", "2"])
     assert code == 0
     games = games_of(pdn)
     assert [g.tags["Termination"] for g in games] == ["time forfeit"] * 2
-    assert "forfeits: no bestmove within" in pdn.read_text() or "forfeits: took" in pdn.read_text()
+    assert all(g.ply <= 4 + 4 for g in games)  # the 4-ply opening, then at most 2 moves each
+    text = pdn.read_text()
+    assert "forfeits: no bestmove within" in text or "forfeits: took" in text
     assert "Score of slow vs fast: 0 - 2 - 0" in out
+    # the clocks differ: each side's limits are recorded, no shared TimeControl tag
+    assert {(g.tags["WhiteLimits"], g.tags["BlackLimits"]) for g in games} == {
+        ("tc=0.4", "tc=30"), ("tc=30", "tc=0.4")}
+    assert all("TimeControl" not in g.tags for g in games)
 
 
 def test_sprt_stops_early(tmp_path):

@@ -220,17 +220,20 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
     if duplicates:
         err.write(f"warning: {duplicates} game(s) appear more than once; counted once\n")
     records.sort(key=lambda r: (r.event, r.index is None, r.index or 0))
-    events = sorted({r.event for r in records})
-    err.write(f"Merged {len(records)} games from {len(args.files)} file(s)"
-              + (f"; events: {', '.join(events)}" if len(events) > 1 else "") + "\n")
-    err.flush()
     if args.output:
+        if any(os.path.exists(args.output) and os.path.samefile(args.output, path)
+               for path in args.files):
+            raise MatchError(f"-o {args.output} is one of the files to merge")
         try:
             handle = open(args.output, "w", encoding="utf-8", newline="\n")
         except OSError as exc:
             raise MatchError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         with handle:
             copy_games(records, handle)
+    events = sorted({r.event for r in records})
+    err.write(f"Merged {len(records)} games from {len(args.files)} file(s)"
+              + (f"; events: {', '.join(events)}" if len(events) > 1 else "") + "\n")
+    err.flush()
     for line in format_report(records, (), sprt):
         out.write(line + "\n")
     out.flush()

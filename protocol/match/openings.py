@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
+from draughts_engine.position import Position
 from draughts_engine.variants import Variant, get_variant
 from protocol.match.errors import MatchError
 from protocol.match.records import read_game_text, split_games
@@ -123,7 +124,8 @@ def generate_openings(variant: Union[Variant, str], plies: int, count: int,
                       seed: Union[int, str] = 1) -> List[Opening]:
     """``count`` openings of ``plies`` random legal moves each (see the module docstring).
 
-    When the variant has fewer distinct lines than asked for, the distinct ones repeat.
+    When the variant has fewer distinct lines than asked for (no new one in a long run of
+    tries), the distinct ones found repeat.
     """
     v = get_variant(variant)
     if plies < 0:
@@ -131,24 +133,31 @@ def generate_openings(variant: Union[Variant, str], plies: int, count: int,
     if plies == 0 or count <= 0:
         return [start_opening(v)] * max(count, 0)
     rng = random.Random(f"draughts-match:{v.name}:{plies}:{seed}")
+    start = Position.start(v)
     seen = set()
     openings: List[Opening] = []
-    attempts = 0
+    attempts = last_new = 0
     max_attempts = 50 * count + 1000
     while len(openings) < count and attempts < max_attempts:
         attempts += 1
-        game = Game(v)
+        if attempts - last_new > max(2000, 4 * len(seen)):
+            break  # no new line for a long time: (nearly) every distinct line is found
+        position, line = start, []
         for _ in range(plies):
-            moves = game.legal_moves()
-            if not moves or game.result().is_over:
+            moves = position.legal_moves()
+            if not moves:
                 break
-            game.push(moves[rng.randrange(len(moves))])
-        if game.ply < plies or game.result().is_over:
+            line.append(moves[rng.randrange(len(moves))])
+            position = position.play(line[-1])
+        key = position.key()
+        if len(line) < plies or key in seen:
             continue
-        key = game.position.key()
-        if key in seen:
+        game = Game(v)
+        game.push_all(line)
+        if game.result().is_over:
             continue
         seen.add(key)
+        last_new = attempts
         openings.append(Opening(game.start.fen(), tuple(m.pdn() for m in game.moves),
                                 f"random {plies} plies #{len(openings) + 1}"))
     if not openings:

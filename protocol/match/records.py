@@ -42,6 +42,7 @@ MAX_LINE_BYTES = 1 << 20
 MAX_PROBLEMS = 50
 """Problems kept word for word; beyond that they are only counted."""
 _WIDTH = 79
+_SPECIAL = frozenset("{};])(")  # what makes a movetext line worth a closer look
 
 
 @dataclass
@@ -130,13 +131,15 @@ def game_text(game: Game, tags: Dict[str, str], comment: str = "", opening_plies
 @dataclass
 class GameText:
     """One game's text as it stands in a file: from line ``line``, bytes ``start:end``;
-    ``problem`` is the first stray bracket met (empty when none)."""
+    ``tag_lines`` are its leading tag lines (stripped); ``problem`` is the first stray bracket
+    met (empty when none)."""
 
     text: str
     line: int
     start: int
     end: int
     problem: str = ""
+    tag_lines: Tuple[str, ...] = ()
 
 
 def _scan(line: str, state: List[int]) -> str:
@@ -177,11 +180,14 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
     longer than :data:`MAX_LINE_BYTES`.
     """
     lines: List[str] = []
+    tag_lines: List[str] = []
     first_line = start = offset = 0
     number = 0
     previous_tag = False
     has_content = False
     state = [0, 0]
+    opened_at = 0  # the line where the open comment or variation began
+    blank_before = True
     problem = ""
     while True:
         raw = handle.readline(MAX_LINE_BYTES + 1)
@@ -197,22 +203,36 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
             raise MatchError(f"{path}:{number}: not UTF-8 text") from None
         stripped = line.strip()
         is_tag = not state[0] and not state[1] and stripped.startswith("[")
+        if (state[0] or state[1]) and blank_before and _tag(stripped) is not None:
+            # a tag line after a blank line: the next game, so the comment or variation
+            # opened earlier was never closed
+            if not problem:
+                what = "comment" if state[0] else "variation"
+                problem = f"{path}:{opened_at}: unterminated {what}"
+            state[0] = state[1] = 0
+            is_tag = True
+        blank_before = not stripped
         if is_tag and not previous_tag and has_content:
-            yield GameText("".join(lines), first_line, start, offset, problem)
-            lines, has_content, problem = [], False, ""
+            yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines))
+            lines, tag_lines, has_content, problem = [], [], False, ""
         if not lines:
             first_line, start = number, offset
         lines.append(line)
         offset += len(raw)
         if stripped:
+            if is_tag and (previous_tag or not has_content):
+                tag_lines.append(stripped)
             has_content = True
             previous_tag = is_tag
-            if not is_tag and (state[0] or any(c in stripped for c in "{};])(")):
+            if not is_tag and (state[0] or not _SPECIAL.isdisjoint(stripped)):
+                was_open = state[0] or state[1]
                 stray = _scan(stripped, state)
+                if not was_open and (state[0] or state[1]):
+                    opened_at = number
                 if stray and not problem:
                     problem = f"{path}:{number}: {stray}"
     if has_content:
-        yield GameText("".join(lines), first_line, start, offset, problem)
+        yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines))
 
 
 # --------------------------------------------------------------------------- reading records
@@ -233,30 +253,25 @@ def _round_index(text: str) -> Optional[int]:
 
 
 def _tag(line: str) -> Optional[Tuple[str, str]]:
-    """``[Name "value"]`` on a line of its own; None for anything else."""
-    if not (line.startswith("[") and line.endswith('"]')):
+    """``[Name "value"]`` on a line of its own (as our writer puts it); None for anything else."""
+    space = line.find(' "')
+    if space < 2 or not line.endswith('"]'):
         return None
-    name, _, rest = line[1:-1].partition(" ")
-    rest = rest.strip()
-    value = rest[1:-1]
-    if not name or len(rest) < 2 or rest[0] != '"' or '"' in value.replace('\\"', ""):
+    value = line[space + 2:-2]
+    if '"' in value and '"' in value.replace('\\"', ""):
         return None
-    return name, value.replace('\\"', '"').replace("\\\\", "\\")
+    if "\\" in value:
+        value = value.replace('\\"', '"').replace("\\\\", "\\")
+    return line[1:space], value
 
 
 def _header_tags(game: GameText, variant: Optional[Variant], path: str) -> Dict[str, str]:
     tags: Dict[str, str] = {}
-    header: List[str] = []
-    for line in game.text.splitlines():
-        stripped = line.strip()
-        if not stripped.startswith("["):
-            if stripped:
-                break
-            continue
-        header.append(stripped)
-        tag = _tag(stripped)
+    for line in game.tag_lines:
+        tag = _tag(line)
         if tag is None:  # several tags on a line, or odd spacing: the real reader decides
-            return read_game_text(game, path, variant, "\n".join(header) + "\n*\n")[0].tags
+            header = "\n".join(game.tag_lines) + "\n*\n"
+            return read_game_text(game, path, variant, header)[0].tags
         tags[tag[0]] = tag[1]
     return tags
 
@@ -307,6 +322,10 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
         outcome = OUTCOMES.get(tags.get("Result", "*"))
         if outcome is None:
             raise MatchError(f"{path}:{game.line}: a game without a result")
+        last = text.rsplit(None, 1)[-1]
+        if last != tags["Result"]:
+            raise MatchError(f"{path}:{game.line}: the Result tag says {tags['Result']}, "
+                             f"the game ends with {last}")
         plies = _number(tags.get("PlyCount", ""))
         record = GameRecord(_round_index(tags.get("Round", "")), tags.get("White", "?"),
                             tags.get("Black", "?"), outcome, tags.get("Termination", "normal"),
@@ -350,7 +369,7 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
         try:
             for game in split_games(handle, path):
                 contents.tail_unfinished = False
-                words = game.text.split()
+                words = game.text.rsplit(None, 1)
                 if not game.problem and (not words or words[-1] not in RESULT_TOKENS):
                     contents.tail_unfinished = True
                     problem = f"{path}:{game.line}: an unfinished game (no result at its end)"

@@ -104,7 +104,7 @@ class MatchRunner:
             if os.path.exists(path) and os.path.getsize(path) > 0 and not self.config.overwrite:
                 raise MatchError(f"{path} already has games: use --resume to continue that match "
                                  f"or --overwrite to replace it")
-            self._open_pdn("w").close()
+            self._pdn_handle = self._open_pdn("w")
             return
         contents = read_records(path, self.config.variant, check_moves=False, keep_text=False)
         problems = list(contents.problems)
@@ -125,6 +125,7 @@ class MatchRunner:
             except OSError as exc:
                 raise MatchError(f"cannot write {path}: {exc.strerror or exc}") from None
         self.records = self._plan_records(path, contents.records)
+        self._pdn_handle = self._open_pdn("a")
 
     def _plan_records(self, path: str, records: Sequence[GameRecord]) -> List[GameRecord]:
         """The records of a resumed file, each checked to be a game of this plan (a game
@@ -269,8 +270,19 @@ class MatchRunner:
 
     def run(self) -> int:
         """Play the match (or what is left of it) and print the table; the exit status."""
+        try:
+            return self._run()
+        finally:
+            if self._pdn_handle is not None:
+                try:
+                    self._pdn_handle.close()
+                except OSError:
+                    pass
+                self._pdn_handle = None
+
+    def _run(self) -> int:
         config = self.config
-        self._load_existing()
+        self._load_existing()  # opens the PDN file: an unusable path fails before any output
         mine = self._my_games()
         done = {r.index for r in self.records}
         self.todo.extend(g for g in mine if g.index not in done)
@@ -280,6 +292,10 @@ class MatchRunner:
         for record in self.records:
             self._count(record)
         self.verdict = self._sprt_check()
+        playing = bool(self.todo) and self.verdict is None
+        if playing:  # before any output: an engine that cannot start is one error line
+            needed = sorted({g.white for g in self.todo} | {g.black for g in self.todo})
+            self._preflight([config.engines[i] for i in needed])
         shard = "" if config.shard == (1, 1) else f", shard {config.shard[0]}/{config.shard[1]}"
         self._say(f"Match: {config.variant.name}, {' vs '.join(names)} "
                   f"({config.tournament}), {len(self.plan)} games{shard}: {len(self.records)} "
@@ -289,20 +305,8 @@ class MatchRunner:
             self._say(f"  {spec.name}: {shlex.join(spec.command)} ({spec.limits_text()}"
                       + "".join(f" option.{n}={v}" for n, v in spec.options)
                       + (f" proto={spec.proto}" if spec.proto != "uci" else "") + ")")
-        if self.todo and self.verdict is None:
-            needed = sorted({g.white for g in self.todo} | {g.black for g in self.todo})
-            self._preflight([config.engines[i] for i in needed])
-            if config.pdn:
-                self._pdn_handle = self._open_pdn("a")
-            try:
-                self._play(total)
-            finally:
-                if self._pdn_handle is not None:
-                    try:
-                        self._pdn_handle.close()
-                    except OSError:
-                        pass
-                    self._pdn_handle = None
+        if playing:
+            self._play(total)
         if self._progress_open:
             self.err.write("\n")
             self._progress_open = False
