@@ -394,7 +394,7 @@ def test_cli_interrupted_by_sigterm_then_resumed(tmp_path):
     args = mover("alpha", "--think", "15") + mover("beta", "--think", "15") + [
         "--games", "8", "--concurrency", "2", "--pdn", str(pdn), "--max-plies", "80"]
     proc = _cli(args)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a generous wait for the first two games
     while time.monotonic() < deadline and proc.poll() is None:
         if pdn.exists() and pdn.read_text().count("[Event") >= 2:
             break

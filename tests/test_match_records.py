@@ -170,6 +170,19 @@ def test_a_round_of_5000_digits_is_not_in_the_plan(tmp_path, capsys):
     assert "Score of alpha vs beta: 2 - 0 - 0" in capsys.readouterr().out
 
 
+def test_huge_numbers_in_other_tags_are_problems_not_crashes(tmp_path):
+    path = tmp_path / "huge.pdn"
+    path.write_text(match_game(0).replace('[PlyCount "4"]', f'[PlyCount "{"8" * 5000}"]')
+                    + match_game(1, "beta", "alpha").replace('[GameType "21"]',
+                                                            f'[GameType "{"2" * 5000}"]'))
+    light = read_records(str(path), check_moves=False)
+    assert [r.index for r in light.records] == [0, 1] and light.records[0].plies == 0
+    full = read_records(str(path), check_moves=True)
+    assert [r.index for r in full.records] == [0]
+    assert len(full.problems) == 1 and full.problems[0].startswith(f"{path}:")
+    assert len(full.problems[0]) < 400
+
+
 def test_resume_refuses_games_of_another_variant(tmp_path):
     path = tmp_path / "v.pdn"
     plan_file(path, 2)

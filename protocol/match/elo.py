@@ -7,7 +7,8 @@ The Elo model is the logistic one (a score ``s`` means ``-400 * log10(1/s - 1)``
   ``Elo difference: X +/- E``: the mean score and its standard error from the per-game scores,
   mapped through the logistic curve.
 * :func:`los` is the likelihood of superiority, ``P(true Elo > 0)``, from wins and losses only
-  (draws carry no information about who is stronger): ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``.
+  (draws carry no information about who is stronger):
+  ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``.
 * :func:`sprt_llr` is the generalised SPRT log-likelihood ratio of H1 (Elo = ``elo1``) against
   H0 (Elo = ``elo0``) for trinomial results (Michel Van den Bergh's GSPRT, as in fishtest's
   trinomial mode): the counts' likelihood under the maximum-likelihood win/draw/loss
@@ -137,7 +138,8 @@ class SprtConfig:
             key = key.strip().lower()
             shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
             if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise ValueError(f"bad SPRT parameter {shown} (expected elo0=, elo1=, alpha=, beta=)")
+                raise ValueError(f"bad SPRT parameter {shown} "
+                                 f"(expected elo0=, elo1=, alpha=, beta=)")
             try:
                 values[key] = float(value)
             except ValueError:
@@ -209,7 +211,8 @@ def sprt_llr_approx(wins: int, draws: int, losses: int, elo0: float, elo1: float
     return n * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var)
 
 
-def sprt_status(wins: int, draws: int, losses: int, config: SprtConfig) -> Tuple[float, Optional[str]]:
+def sprt_status(wins: int, draws: int, losses: int,
+                config: SprtConfig) -> Tuple[float, Optional[str]]:
     """``(llr, verdict)``: verdict ``"H0"``/``"H1"`` once a bound is reached, else None."""
     llr = sprt_llr(wins, draws, losses, config.elo0, config.elo1)
     lower, upper = sprt_bounds(config.alpha, config.beta)

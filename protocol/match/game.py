@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import GameResult
@@ -84,7 +84,8 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
             notes.append(f"{names[side]} ({side}) {termination}: its stderr ended with:")
             notes.extend(f"  | {line}" for line in tail)
         winner = "black" if side == "white" else "white"
-        return finish(winner, termination, f"{side.capitalize()} ({names[side]}) forfeits: {reason}")
+        return finish(winner, termination,
+                      f"{side.capitalize()} ({names[side]}) forfeits: {reason}")
 
     # start both engines and tell them a new game begins
     engines: Dict[str, Any] = {}

@@ -20,14 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple
 
-from draughts_engine.errors import DraughtsError, InvalidPdnError
+from draughts_engine.errors import InvalidPdnError
 from draughts_engine.game import Game
 from draughts_engine.pdn import RESULT_TOKENS, read_games
 from draughts_engine.variants import Variant
 from protocol.match.errors import MAX_DIGITS, MatchError
 
-__all__ = ["TERMINATIONS", "FORFEITS", "GameRecord", "game_text", "OPENING_END_COMMENT", "GameText", "split_games",
-           "read_game_text", "record_from_game", "PdnContents", "read_records", "copy_games", "MAX_LINE_BYTES"]
+__all__ = ["TERMINATIONS", "FORFEITS", "GameRecord", "game_text", "OPENING_END_COMMENT",
+           "GameText", "split_games", "read_game_text", "record_from_game", "PdnContents",
+           "read_records", "copy_games", "MAX_LINE_BYTES"]
 
 TERMINATIONS = ("normal", "adjudication", "time forfeit", "stalled", "crash", "illegal move",
                 "protocol error")
@@ -41,6 +42,8 @@ MAX_LINE_BYTES = 1 << 20
 """Longest line read from a PDN file (our writer wraps movetext at 79 columns)."""
 MAX_PROBLEMS = 50
 """Problems kept word for word; beyond that they are only counted."""
+MAX_PROBLEM_CHARS = 300
+"""A problem's message is cut there (a reader may quote a whole 5,000-digit tag)."""
 _WIDTH = 79
 _SPECIAL = frozenset("{};])(")  # what makes a movetext line worth a closer look
 
@@ -379,10 +382,14 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
                                                         keep_text))
                         contents.good_end = game.end
                         continue
-                    except (MatchError, DraughtsError) as exc:
+                    except (MatchError, ValueError) as exc:  # the rules' errors are ValueErrors
                         problem = str(exc)
+                        if not problem.startswith(f"{path}:"):
+                            problem = f"{path}:{game.line}: {problem}"
                 contents.problem_count += 1
                 if len(contents.problems) < MAX_PROBLEMS:
+                    if len(problem) > MAX_PROBLEM_CHARS:
+                        problem = problem[:MAX_PROBLEM_CHARS] + "..."
                     contents.problems.append(problem)
         except OSError as exc:
             raise MatchError(f"cannot read {path}: {exc.strerror or exc}") from None

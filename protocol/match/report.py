@@ -60,7 +60,7 @@ def points(record: GameRecord, player: str) -> float:
 def summarize(records: Sequence[GameRecord], engine_order: Sequence[str] = ()) -> Summary:
     """Tables from records. A pairing's first engine is the one with White in its even-index
     games (the plan's order), so sharded and whole matches give the same orientation."""
-    ordered = sorted(records, key=lambda r: (r.index is None, r.index if r.index is not None else 0))
+    ordered = sorted(records, key=lambda r: (r.index is None, r.index or 0))
     pairs: Dict[frozenset, PairStats] = {}
     engines: Dict[str, PairStats] = {name: PairStats(name, "all") for name in engine_order}
     terminations: Dict[str, int] = collections.Counter()
@@ -138,9 +138,12 @@ def format_report(records: Sequence[GameRecord], engine_order: Sequence[str] = (
                          f"{stats.draws:5d} {stats.losses:5d}  {percent(est.score):>6} "
                          f"{format_elo(est.elo):>8}")
     lines.append("")
-    ends = ", ".join(f"{name} {count}" for name, count in sorted(
-        summary.terminations.items(), key=lambda item: (TERMINATIONS.index(item[0])
-                                                        if item[0] in TERMINATIONS else 99, item[0])))
+    def end_order(item: Tuple[str, int]) -> Tuple[int, str]:
+        known = item[0] in TERMINATIONS
+        return (TERMINATIONS.index(item[0]) if known else 99, item[0])
+
+    ends = ", ".join(f"{name} {count}"
+                     for name, count in sorted(summary.terminations.items(), key=end_order))
     lines.append(f"Terminations: {ends}")
     if summary.forfeits:
         lines.append("Forfeits: " + ", ".join(
