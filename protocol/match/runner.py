@@ -117,6 +117,7 @@ class MatchRunner:
             more = f"\n  ... and {count - len(problems)} more" if count > len(problems) else ""
             raise MatchError(f"cannot resume from {path}: {count} game(s) cannot be read:\n  "
                              + "\n  ".join(problems) + more)
+        self.records = self._plan_records(path, contents.records)  # before changing the file
         if contents.tail_unfinished:
             self._say(f"resume: dropping an unfinished game at the end of {path}")
             try:
@@ -124,7 +125,6 @@ class MatchRunner:
                     handle.truncate(contents.good_end)
             except OSError as exc:
                 raise MatchError(f"cannot write {path}: {exc.strerror or exc}") from None
-        self.records = self._plan_records(path, contents.records)
         self._pdn_handle = self._open_pdn("a")
 
     def _plan_records(self, path: str, records: Sequence[GameRecord]) -> List[GameRecord]:
