@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -143,12 +142,7 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
     """
     cls = _engine_class(spec)
     try:
-        if os.name == "posix":
-            transport = ProcessTransport.spawn(spec.command, cwd=spec.cwd, start_new_session=True)
-        else:
-            transport = ProcessTransport.spawn(
-                spec.command, cwd=spec.cwd,
-                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
+        transport = ProcessTransport.spawn(spec.command, cwd=spec.cwd, own_session=True)
     except OSError as exc:
         if spec.cwd is not None and not os.path.isdir(spec.cwd):
             raise EngineStartError(f"dir={spec.cwd}: no such folder") from None
