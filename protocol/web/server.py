@@ -188,6 +188,8 @@ class _Handler(BaseHTTPRequestHandler):
             code, message = 405, f"method {self.command!r} not allowed"
         elif code >= 500:
             code = 400
+        if not str(getattr(self, "request_version", "")).startswith("HTTP/1."):
+            self.request_version = "HTTP/1.0"  # answer with a status line even to junk
         self.close_connection = True
         self._send_json(code, {"error": message or explain or "bad request"})
 

@@ -164,39 +164,39 @@ function analysisText(state) {
   return text;
 }
 
+/* Played moves go in #moves (a person or a test reads the game there); moves that redo
+ * would replay go in #moves-ahead. Both are clickable: go to the position after a move. */
 function renderMoves(state) {
-  const list = $("moves");
+  fillMoveList($("moves"), state.moves.slice(0, state.ply), 0, state.ply);
+  fillMoveList($("moves-ahead"), state.moves.slice(state.ply), state.ply, state.ply);
+  $("moves-ahead-box").hidden = state.ply >= state.moves.length;
+  const current = $("moves").querySelector(".current");
+  if (current) $("moves").scrollTop = current.offsetTop - $("moves").offsetTop - 40;
+}
+
+function fillMoveList(list, moves, firstPly, currentPly) {
   list.textContent = "";
-  let number = state.start_number;
-  let whiteToMove = state.start_turn === "white";
-  const firstMoverWhite = state.first_mover === "white";
   let item = null;
-  state.moves.forEach((text, index) => {
-    const ply = index + 1;
-    const firstMover = whiteToMove === firstMoverWhite;
-    if (firstMover || item === null) {
+  moves.forEach(([label, text], index) => {
+    const ply = firstPly + index + 1;
+    if (item === null || !label.endsWith("...")) {
       item = document.createElement("li");
       const num = document.createElement("span");
       num.className = "num";
-      num.textContent = firstMover ? `${number}.` : `${number}...`;
+      num.textContent = label;
       item.appendChild(num);
       list.appendChild(item);
     }
     const span = document.createElement("span");
     span.className = "ply";
-    if (ply > state.ply) span.classList.add("future");
-    if (ply === state.ply) span.classList.add("current");
+    if (ply === currentPly) span.classList.add("current");
     span.setAttribute("data-ply", String(ply));
     span.textContent = text;
     span.title = "Go to the position after this move";
     span.addEventListener("click", () => act("goto", {ply}));
     item.appendChild(document.createTextNode(" "));
     item.appendChild(span);
-    if (!firstMover) number += 1;
-    whiteToMove = !whiteToMove;
   });
-  const current = list.querySelector(".current");
-  if (current && current.scrollIntoView) current.scrollIntoView({block: "nearest"});
 }
 
 function playerValue(player) {
@@ -216,6 +216,7 @@ function showState(state) {
     arrow: state.analysis && state.analysis.arrow ? state.analysis.arrow
       : (state.hint ? state.hint.arrow : null),
   });
+  if (state.message) showMessage(state.message);
   $("status").textContent = state.status;
   $("status").className = state.result ? "over" : "";
   $("analysis").textContent = analysisText(state);
