@@ -168,8 +168,8 @@ class WebBoard:
         with self._actions:
             if self.closed:
                 raise BoardClosedError(f"board {self.id} is closed")
-            was = self._stop_worker()
             self._message = None
+            was = self._stop_worker()  # may leave a message (an engine reaped)
             self._next_job = None
             try:
                 handler(was, **arguments)

@@ -1,11 +1,10 @@
 """The engines a web board may use: fixed on the server's command line, chosen by name.
 
-``--engine`` takes one string: optional ``name=``, ``proto=`` (``uci``, the default, or
-``hub``) and ``dir=`` tokens, then the command, either as the remaining words or as
-``cmd="..."``::
+``--engine`` takes one string: optional ``name=`` and ``proto=`` (``uci``, the default, or
+``hub``) tokens, then the command, either as the remaining words or as ``cmd="..."``::
 
     --engine "python3 -m protocol"
-    --engine "name=scan proto=hub dir=/opt/scan ./scan hub"
+    --engine "name=scan proto=hub /opt/scan/scan hub"
     --engine 'name=deep cmd="python3 -m protocol"'
 
 The browser only ever sends a name from :class:`EngineBook`; it never supplies a command.
@@ -23,7 +22,7 @@ __all__ = ["EngineChoice", "EngineBook", "EngineSpecError", "parse_engine_spec",
            "default_engine", "DEFAULT_ENGINE_NAME"]
 
 DEFAULT_ENGINE_NAME = "draughts-engine"
-_KEYS = ("name", "proto", "dir", "cmd")
+_KEYS = ("name", "proto", "cmd")
 _MAX_NAME = 40
 
 
@@ -33,12 +32,11 @@ class EngineSpecError(ValueError):
 
 @dataclass(frozen=True)
 class EngineChoice:
-    """One engine the page can pick: its ``name``, ``command`` (argv), ``proto``, ``cwd``."""
+    """One engine the page can pick: its ``name``, ``command`` (argv) and ``proto``."""
 
     name: str
     command: Tuple[str, ...]
     proto: str = "uci"
-    cwd: Optional[str] = None
 
     def describe(self) -> str:
         """``name: command [proto=hub]`` for the server's start-up lines."""
@@ -88,22 +86,20 @@ def parse_engine_spec(text: str) -> EngineChoice:
     proto = values.get("proto", "uci").lower()
     if proto not in ("uci", "hub"):
         raise EngineSpecError(f"bad --engine {text!r}: proto must be uci or hub, got {proto!r}")
+    if "name" in values and not values["name"]:
+        raise EngineSpecError(f"bad --engine {text!r}: empty name=")
     name = values.get("name") or _name_of(words)
     if not name or len(name) > _MAX_NAME or not name.isprintable():
         raise EngineSpecError(f"bad --engine {text!r}: the name must be 1-{_MAX_NAME} "
                               "printable characters")
-    cwd = values.get("dir") or None
-    if cwd is not None and not os.path.isdir(cwd):
-        raise EngineSpecError(f"engine {name}: dir {cwd!r} is not a folder")
     program = words[0]
     if os.sep in program or (os.altsep and os.altsep in program):
-        path = program if cwd is None or os.path.isabs(program) else os.path.join(cwd, program)
-        found = os.path.isfile(path) and os.access(path, os.X_OK)
+        found = os.path.isfile(program) and os.access(program, os.X_OK)
     else:
         found = shutil.which(program) is not None
     if not found:
         raise EngineSpecError(f"engine {name}: program {program!r} not found")
-    return EngineChoice(name, tuple(words), proto, cwd)
+    return EngineChoice(name, tuple(words), proto)
 
 
 class EngineBook:
@@ -121,7 +117,7 @@ class EngineBook:
             while name in self._choices:
                 n += 1
                 name = f"{choice.name}-{n}"
-            self._choices[name] = EngineChoice(name, choice.command, choice.proto, choice.cwd)
+            self._choices[name] = EngineChoice(name, choice.command, choice.proto)
 
     @property
     def names(self) -> List[str]:
