@@ -222,11 +222,14 @@ class Page:
                 raise CdpError(f"timed out waiting for {what or expression}")
             time.sleep(0.1)
 
-    def box(self, selector: str) -> Tuple[float, float, float, float]:
-        """``(x, y, width, height)`` of the first element matching ``selector``, in CSS pixels."""
+    def box(self, selector: str, scroll: bool = True) -> Tuple[float, float, float, float]:
+        """``(x, y, width, height)`` of the first element matching ``selector``, in CSS pixels
+        of the viewport (scrolled into view first, unless ``scroll`` is false)."""
         rect = self.evaluate(
             f"(() => {{ const el = document.querySelector({json.dumps(selector)});"
-            " if (!el) return null; const r = el.getBoundingClientRect();"
+            " if (!el) return null;"
+            + (" el.scrollIntoView({block: 'nearest', inline: 'nearest'});" if scroll else "")
+            + " const r = el.getBoundingClientRect();"
             " return [r.x, r.y, r.width, r.height]; })()")
         if rect is None:
             raise CdpError(f"no element matches {selector}")
@@ -263,6 +266,8 @@ class Page:
         params: Dict[str, Any] = {"format": "png"}
         if selector is not None:
             x, y, width, height = self.box(selector)
+            x += self.evaluate("window.scrollX")
+            y += self.evaluate("window.scrollY")
             params["clip"] = {"x": x, "y": y, "width": width, "height": height, "scale": 1}
         data = self.send("Page.captureScreenshot", params)["data"]
         with open(path, "wb") as handle:

@@ -191,13 +191,14 @@ def test_analysis_runs_until_stopped_and_plays_nothing(boards):
     assert not state["analysing"] and state["ply"] == 0 and not state["paused"]
 
 
-def test_move_now_during_analysis_gives_a_hint(boards):
-    board = boards(black=None)
+def test_move_now_during_analysis_plays_its_best_move(boards):
+    board = boards(black=OURS)
+    legal = [m["pdn"] for m in board.snapshot()["legal"]]
     board.act("analyse", on=True)
     wait(board, lambda s: s["analysis"] and s["analysis"]["depth"], "analysis")
     board.move_now()
-    state = wait(board, lambda s: s["hint"] is not None, "the hint")
-    assert state["hint"]["move"] in [m["pdn"] for m in state["legal"]] and state["ply"] == 0
+    state = wait(board, lambda s: s["ply"] == 2 and s["thinking"] is None, "the move and the reply")
+    assert texts(state)[0] in legal and not state["analysing"]
 
 
 def test_hint_and_engine_move_for_the_person(boards):

@@ -108,6 +108,7 @@ class WebBoard:
         self.paused = False
         self._job: Optional[str] = None          # 'play', 'hint', 'analyse' while the worker runs
         self._next_job: Optional[str] = None     # what an action asks the worker to do next
+        self._play_best = False                  # "move now" came during an analysis
         self._thinking: Optional[str] = None     # the side whose engine searches for a move
         self._analysis: Optional[Dict[str, Any]] = None
         self._hint: Optional[Dict[str, Any]] = None
@@ -180,9 +181,11 @@ class WebBoard:
         return self.snapshot()
 
     def move_now(self) -> Dict[str, Any]:
-        """The thinking engine plays its best move so far (analysis: shows it as a hint)."""
+        """The engine's best move so far is played now: the thinking engine's, or (during an
+        analysis on a person's turn) the analysis's. Does not wait for the move."""
         if self.closed:
             raise BoardClosedError(f"board {self.id} is closed")
+        self._play_best = True
         self.controller.move_now()
         return self.snapshot()
 
@@ -330,6 +333,7 @@ class WebBoard:
 
     def _start_worker(self, job: str) -> None:
         self._halt.clear()
+        self._play_best = False
         self._job = "play" if job == "move-for-person" else job
         with self._state:
             self._hint = None if job != "analyse" else self._hint
@@ -374,8 +378,11 @@ class WebBoard:
                 return
             if job == "analyse":
                 hint = self._search(controller.analyse, "analyse")
-                self._set_hint(hint)
-                return
+                if not (self._play_best and controller.human_to_move()) or self._halt.is_set():
+                    self._set_hint(hint)
+                    return
+                controller.play(hint.move)
+                self._published_move()
             while not self._halt.is_set():
                 if controller.result().is_over or controller.human_to_move():
                     return
@@ -418,8 +425,12 @@ class WebBoard:
         controller = self.controller
         side = controller.side_to_move
         record = controller.record
+        other = "black" if side == "white" else "white"
+        names = ([self.players.engine_of(side)] if kind == "move" and call != controller.hint
+                 else [self.players.engine_of(other), self.players.engine_of(side)])
+        engine = next((name for name in names if name), self.engines.default.name)
         with self._state:
-            self._analysis = {"kind": kind, "engine": None, "running": True, "depth": None,
+            self._analysis = {"kind": kind, "engine": engine, "running": True, "depth": None,
                               "seldepth": None, "score_cp": None, "mate": None, "nodes": None,
                               "nps": None, "pv": [], "arrow": None}
             self._publish()

@@ -153,7 +153,7 @@ function analysisText(state) {
     return "No analysis yet.";
   }
   const parts = [];
-  if (a.engine) parts.push(a.engine + (a.running ? " thinking" : ""));
+  if (a.engine) parts.push(a.engine + (!a.running ? "" : a.kind === "analyse" ? " analysing" : " thinking"));
   if (a.depth !== null && a.depth !== undefined) parts.push(`depth ${a.depth}`);
   parts.push(`score ${scoreText(a)} (White)`);
   if (a.nps) parts.push(speedText(a.nps));
@@ -241,7 +241,7 @@ function showState(state) {
   $("btn-undo").disabled = state.ply === 0;
   $("btn-redo").disabled = state.ply >= state.moves.length;
   $("btn-stop").disabled = !busy;
-  $("btn-movenow").disabled = !state.thinking;
+  $("btn-movenow").disabled = !state.thinking && !state.analysing;
   $("btn-go").disabled = Boolean(state.result) || Boolean(state.thinking);
   $("btn-go").textContent = state.paused ? "Resume" : "Engine move";
   $("btn-analyse").disabled = Boolean(state.result) || Boolean(state.thinking);

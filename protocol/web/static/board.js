@@ -51,7 +51,7 @@ class BoardView {
                                   markerWidth: "3", markerHeight: "3", orient: "auto-start-reverse"}, defs);
     svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead"}, marker);
     this.layers = {};
-    for (const name of ["squares", "marks", "labels", "pieces", "arrows", "dragging"]) {
+    for (const name of ["squares", "marks", "pieces", "labels", "arrows", "dragging"]) {
       this.layers[name] = svg("g", {class: name}, this.svg);
     }
     this.svg.addEventListener("pointerdown", (e) => this._pointerDown(e));
