@@ -27,6 +27,7 @@ from protocol.client import (
     EngineTimeoutError,
     GoResult,
     InfoReport,
+    ProcessTransport,
 )
 
 from .records import GameRecord, PlayError
@@ -56,6 +57,9 @@ UNTIMED_SEARCH_SECONDS = 6 * 3600.0
 STOP_GRACE_SECONDS = 10.0
 
 InfoCallback = Callable[[InfoReport], None]
+
+#: How engine processes are started: in a session of their own where the platform has them.
+_DETACHED = {"start_new_session": True} if os.name == "posix" else {}
 
 
 class PlayerSpecError(PlayError):
@@ -276,13 +280,24 @@ class EnginePlayer:
             options["variant"] = self.variant
         env = _child_environment() if self.spec.builtin else None
         try:
-            self._engine = engine_class.popen(list(self.spec.command), env=env, **options)
+            # Its own session: Ctrl-C at the terminal reaches this program only, which turns it
+            # into "move now" instead of killing the engine.
+            transport = ProcessTransport.spawn(list(self.spec.command), env=env,
+                                               **_DETACHED)
         except OSError as exc:
             raise EngineFailure(f"cannot run {shlex.join(self.spec.command)}: "
                                 f"{exc.strerror or exc}", self.side) from None
+        engine = engine_class(transport, **options)
+        self._engine = engine
+        try:
+            engine.handshake()
         except EngineError as exc:
+            self.close()
             raise EngineFailure(f"{shlex.join(self.spec.command)}: no handshake: {exc.message}",
                                 self.side, exc.transcript) from None
+        except BaseException:
+            self.close()
+            raise
         try:
             self._configure(self.variant)
         except BaseException:

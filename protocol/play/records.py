@@ -172,15 +172,17 @@ class GameRecord:
     are listed in their shortest unambiguous form by :meth:`legal_moves`.
     """
 
-    variant: str = ""
-    title: str = ""
-    #: Names of the sides as a person reads them.
-    side_names: Dict[str, str] = {"white": "White", "black": "Black"}
+    #: The game's canonical name (``english``, ``tictactoe``) and what to call it.
+    variant: str
+    title: str
+    #: Names of the sides as a person reads them (``{'white': 'X', 'black': 'O'}``).
+    side_names: Dict[str, str]
     #: The side that moves first from the variant's start position.
-    first_player: str = "white"
+    first_player: str
 
     def __init__(self) -> None:
         self._redo: List[Any] = []
+        self._tags: Dict[str, str] = {}
 
     # ---- state -----------------------------------------------------------------------
     @property
@@ -291,7 +293,7 @@ class GameRecord:
 
     def tags(self) -> Dict[str, str]:
         """Tags read from a PDN game (empty for a new game)."""
-        return dict(getattr(self, "_tags", {}))
+        return dict(self._tags)
 
 
 # --------------------------------------------------------------------------- draughts
@@ -313,7 +315,7 @@ class DraughtsRecord(GameRecord):
         self.game = game
         self._tags = dict(game.tags)
         self.variant = game.variant.name
-        self.title = self.variant.capitalize()
+        self.title = f"{self.variant.capitalize()} draughts"
         self.first_player = game.variant.first
         self.side_names = {"white": "White", "black": "Black"}
 
@@ -467,7 +469,6 @@ class SmallGameRecord(GameRecord):
         self._start_is_usual = not fen or start.fen() == state_class.start().fen()
         self.states: List[Any] = [start]
         self.moves: List[Any] = []
-        self._tags: Dict[str, str] = {}
         self.title = _SMALL_TITLES[self.variant]
         self.first_player = "white"
         self.side_names = ({"white": "X", "black": "O"} if self.variant == "tictactoe"
