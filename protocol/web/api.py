@@ -165,7 +165,8 @@ class WebApi:
         state = board.snapshot()
         headers = []
         if download:
-            headers.append(("Content-Disposition", f'attachment; filename="{state["variant"]}.pdn"'))
+            name = f'{state["variant"]}.pdn'
+            headers.append(("Content-Disposition", f'attachment; filename="{name}"'))
         return Reply(body=state["pdn"].encode("utf-8"), content_type="text/plain; charset=utf-8",
                      headers=headers + [("Cache-Control", "no-store")])
 

@@ -366,18 +366,18 @@ class WebBoard:
             if job == "move-for-person":
                 with self._state:
                     self._thinking = controller.side_to_move
-                hint = self._search(controller.hint, "move")
+                hint = self._search(controller.hint, "move", helper=True)
                 if self._halt.is_set():
                     return
                 controller.play(hint.move)
                 job = "play"
                 self._published_move()
             if job == "hint":
-                hint = self._search(controller.hint, "hint")
+                hint = self._search(controller.hint, "hint", helper=True)
                 self._set_hint(hint)
                 return
             if job == "analyse":
-                hint = self._search(controller.analyse, "analyse")
+                hint = self._search(controller.analyse, "analyse", helper=True)
                 if not (self._play_best and controller.human_to_move()) or self._halt.is_set():
                     self._set_hint(hint)
                     return
@@ -390,7 +390,7 @@ class WebBoard:
                 with self._state:
                     self._thinking = side
                     self._publish()
-                self._search(controller.engine_move, "move")
+                self._search(controller.engine_move, "move", helper=False)
                 self._published_move()
                 if controller.result().is_over or controller.human_to_move():
                     return
@@ -421,13 +421,17 @@ class WebBoard:
                 self._job = None
                 self._publish()
 
-    def _search(self, call: Callable[..., Any], kind: str) -> Any:
+    def _search(self, call: Callable[..., Any], kind: str, helper: bool) -> Any:
+        """Run one controller search (``call(on_info=...)``), showing its reports as the
+        analysis. ``kind`` is ``move``, ``hint`` or ``analyse``; ``helper`` says the engine is
+        the one that gives hints (the controller's choice: the other side's engine, else the
+        side to move's, else ours), which only matters for the name shown."""
         controller = self.controller
         side = controller.side_to_move
         record = controller.record
         other = "black" if side == "white" else "white"
-        names = ([self.players.engine_of(side)] if kind == "move" and call != controller.hint
-                 else [self.players.engine_of(other), self.players.engine_of(side)])
+        names = ([self.players.engine_of(other), self.players.engine_of(side)] if helper
+                 else [self.players.engine_of(side)])
         engine = next((name for name in names if name), self.engines.default.name)
         with self._state:
             self._analysis = {"kind": kind, "engine": engine, "running": True, "depth": None,

@@ -44,7 +44,8 @@ def _positive(kind: type, what: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a positive number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a positive number, got {text!r}") from None
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{what} must be a positive number, got {text!r}")
         return value

@@ -180,7 +180,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ errors
 
-    def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
+    def send_error(self, code: int, message: Optional[str] = None,
+                   explain: Optional[str] = None) -> None:
         """Errors found by ``http.server`` itself (bad request line, unknown method, headers
         too long) get a JSON body like ours; its 5xx for unknown methods/versions are the
         client's fault, so they become 405 and 400."""
@@ -216,7 +217,8 @@ class _Handler(BaseHTTPRequestHandler):
         except (ConnectionError, socket.timeout):
             self.close_connection = True
         except Exception as error:  # a bug: say so in one line, keep serving
-            self._log(f"internal error on {method} {self.path[:200]}: {type(error).__name__}: {error}")
+            self._log(f"internal error on {method} {self.path[:200]}: "
+                      f"{type(error).__name__}: {error}")
             self._send_error_json(HttpError(500, "internal error"))
 
     def _checked_request(self, method: str) -> Optional[Request]:
@@ -256,12 +258,12 @@ class _Handler(BaseHTTPRequestHandler):
             raise HttpError(400, "malformed Content-Length")
         length = int(length_text)
         if length > self.server.max_body:
-            self._refuse_body(length)
+            self._refuse_body()
             raise HttpError(413, f"request body too large ({length} bytes; at most "
                                  f"{self.server.max_body})")
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            self._refuse_body(length)
+            self._refuse_body()
             raise HttpError(415, "Content-Type must be application/json")
         raw = self.rfile.read(length) if length else b""
         if len(raw) != length:
@@ -277,7 +279,7 @@ class _Handler(BaseHTTPRequestHandler):
             raise HttpError(400, "request body must be a JSON object")
         return data
 
-    def _refuse_body(self, length: Optional[int] = None) -> None:
+    def _refuse_body(self) -> None:
         """The body will not be read: drop it after answering, and close the connection."""
         self.close_connection = True
         self._drain = True
