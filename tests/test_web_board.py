@@ -398,3 +398,21 @@ def test_controller_abandon_reaps_a_stubborn_engine():
             game.abandon_search()
             box["thread"].join(0.05)
         assert isinstance(box.get("error"), EngineFailure) and game.ply == 1
+
+
+def test_a_hub_engine_plays_and_analyses():
+    book = EngineBook([parse_engine_spec(f"name=hub proto=hub {sys.executable} -m protocol")])
+    players = Players(None, "hub", SearchLimits(depth=2), 0)
+    board = WebBoard("hub-board", BoardSettings("international", None, None, players), book)
+    try:
+        board.act("move", text="32-28")
+        state = wait(board, lambda s: s["ply"] == 2 and s["thinking"] is None, "the Hub engine's reply")
+        assert state["analysis"]["engine"] == "hub"
+        board.act("analyse", on=True)
+        state = wait(board, lambda s: s["analysis"] and s["analysis"]["depth"] and s["analysis"]["arrow"],
+                     "a Hub analysis")
+        assert state["analysis"]["pv"]
+        state = board.act("stop")
+        assert state["ply"] == 2 and not state["analysing"]
+    finally:
+        board.close()

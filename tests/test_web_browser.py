@@ -64,6 +64,7 @@ def page(browser, web) -> Page:
 
 
 def open_page(page: Page, web, query: str = "") -> None:
+    assert len(web.registry) <= 1, "a page left a board open"  # the one of the page shown now
     page.navigate(web.url + query)
     page.wait_for("document.querySelectorAll('svg#board [data-square]').length > 0 "
                   "&& document.querySelector('#status').textContent.includes('to move')",
@@ -253,3 +254,13 @@ def test_move_now_plays_at_once_under_a_long_time_limit(page, web):
                   WAIT, "the engine thinking")
     page.click("#btn-movenow")
     assert len(wait_played(page, 2)) == 2
+
+
+def test_leaving_the_page_closes_its_board(page, web):
+    open_page(page, web, "?white=engine&black=engine&level=1&delay_ms=0")
+    assert len(web.registry) >= 1
+    page.navigate("about:blank")
+    deadline = time.monotonic() + WAIT
+    while len(web.registry):
+        assert time.monotonic() < deadline, "the board stayed open after the page went away"
+        time.sleep(0.05)

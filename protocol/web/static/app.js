@@ -18,6 +18,7 @@ const page = {
   board: null,       // BoardView
   lastPdn: "",       // to rebuild the board if the server closed it
   recovering: false,
+  leaving: false,    // the page is going away: never open a board again
 };
 
 /* ------------------------------------------------------------------ server calls */
@@ -106,7 +107,7 @@ function listen() {
 
 /* The server closed our board (timeout, restart): open a new one with the same game. */
 async function recover() {
-  if (page.recovering) return;
+  if (page.recovering || page.leaving) return;
   page.recovering = true;
   if (page.events) page.events.close();
   showMessage("The server closed this board; opening a new one with the same game…");
@@ -121,7 +122,7 @@ async function recover() {
 }
 
 function heartbeat() {
-  if (page.id && !page.recovering) {
+  if (page.id && !page.recovering && !page.leaving) {
     api("POST", `/api/boards/${page.id}/heartbeat`, {}).catch((error) => {
       if (error.status === 404) recover();
     });
@@ -391,9 +392,17 @@ function wireControls() {
     }
   });
   window.addEventListener("pagehide", () => {
+    page.leaving = true;
+    if (page.events) page.events.close();
     if (!page.id) return;
     fetch(`/api/boards/${page.id}/close`, {method: "POST", keepalive: true,
       headers: {"Content-Type": "application/json"}, body: "{}"}).catch(() => {});
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) {  // back from the browser's cache: the server closed the board
+      page.leaving = false;
+      recover();
+    }
   });
 }
 
