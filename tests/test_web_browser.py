@@ -103,10 +103,13 @@ def test_play_32_28_engine_reply_pdn_export_and_undo(page, web, artifacts, tmp_p
     assert sorted(squares) == list(range(1, 51))
     assert [piece(page, n) for n in (1, 20, 31, 50)] == ["b", "b", "w", "w"]
     assert piece(page, 25) is None
+    visible_numbers = ("[...document.querySelectorAll('svg#board text.num')]"
+                       ".filter(t => getComputedStyle(t).display !== 'none').map(t => t.textContent)")
+    assert sorted(map(int, page.evaluate(visible_numbers))) == list(range(1, 51))
     page.click("#chk-numbers")
-    labels = page.evaluate("[...document.querySelectorAll('svg#board text.num')]"
-                           ".filter(t => getComputedStyle(t).display !== 'none').map(t => t.textContent)")
-    assert sorted(map(int, labels)) == list(range(1, 51))
+    assert page.evaluate(visible_numbers) == []
+    page.click("#chk-numbers")
+    assert len(page.evaluate(visible_numbers)) == 50
 
     page.wait_for("document.querySelector('[data-square=\"32\"]').classList.contains('movable')", WAIT)
     page.click('[data-square="32"]')
@@ -164,7 +167,6 @@ def test_live_analysis_with_arrow_stop_and_screenshot(page, web, artifacts):
     text = page.evaluate("document.getElementById('analysis').textContent")
     assert "score" in text and "N/s" in text
     assert "analysing" in page.evaluate("document.getElementById('status').textContent")
-    page.click("#chk-numbers")
     path = page.screenshot(os.path.join(artifacts, "page-analysing.png"))
     docs = os.environ.get("DRAUGHTS_WEB_DOCS_PNG")
     if docs:

@@ -409,6 +409,7 @@ function wireControls() {
 async function start() {
   page.board = new BoardView($("board-holder"), (move) => act("move", {move}),
                              (text) => showMessage(text));
+  page.board.setNumbers($("chk-numbers").checked);
   try {
     page.info = await api("GET", "/api/info");
     fillControls(page.info);
