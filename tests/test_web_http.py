@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from protocol.web.cli import build_server, main
+from protocol.web.hosts import HostPolicy, is_loopback, split_host_header
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -167,6 +168,32 @@ def test_missing_host_header_is_refused(app):
 def test_local_names_are_accepted(app, host):
     status, _, _ = request(app, "GET", "/api/info", headers={"Host": f"{host}:{app.server.port}"})
     assert status == 200
+
+
+def test_host_rules():
+    for host in ("127.0.0.1", "127.5.5.5", "::1", "[::1]", "localhost", "LocalHost"):
+        assert is_loopback(host), host
+    for host in ("0.0.0.0", "192.168.1.10", "::", "example.com", "localhost.example.com"):
+        assert not is_loopback(host), host
+    assert split_host_header("[::1]:8080") == ("::1", 8080)
+    assert split_host_header("Board.LAN") == ("board.lan", None)
+    for bad in ("", "a:b", "[::1", "[zz]:1", "host:0", "x/y", "user@host", ":80"):
+        assert split_host_header(bad) is None, bad
+    policy = HostPolicy(["board.lan"])
+    for good in ("board.lan:8080", "BOARD.LAN", "127.0.0.1:9000", "[::1]:8080", "10.0.0.2",
+                 "localhost", "x.localhost:1"):
+        assert policy.accepts(good), good
+    for bad in (None, "evil.lan", "board.lan.evil.example", "localhost.evil.example"):
+        assert not policy.accepts(bad), bad
+
+
+def test_allowed_host_name():
+    web = build_server(port=0, allow_hosts=["board.lan"]).start()
+    try:
+        assert request(web, "GET", "/api/info", headers={"Host": "board.lan:80"})[0] == 200
+        assert request(web, "GET", "/api/info", headers={"Host": "other.lan"})[0] == 403
+    finally:
+        web.stop()
 
 
 def test_cross_origin_post_is_refused(app):

@@ -131,9 +131,8 @@ def build_server(host: str = "127.0.0.1", port: int = 0, engines: Sequence[str] 
     book = EngineBook([parse_engine_spec(text) for text in engines])
     registry = BoardRegistry(book, max_boards, idle_timeout, log=log)
     api = WebApi(registry, MAX_BODY)
-    server = WebServer((host, port), api, StaticFiles(), max_body=MAX_BODY, log=log,
-                       verbose=verbose)
-    server.policy = HostPolicy(allow_hosts, port=server.port)
+    server = WebServer((host, port), api, StaticFiles(), HostPolicy(allow_hosts),
+                       max_body=MAX_BODY, log=log, verbose=verbose)
     return WebApp(server, registry, api)
 
 

@@ -72,12 +72,12 @@ class HostPolicy:
     """Decides whether a request's ``Host`` header names this server.
 
     Accepted: IP literals, ``localhost`` and ``*.localhost``, and the names in
-    ``allowed`` (case-insensitive). With ``port`` set, a port in the header must equal it.
+    ``allowed`` (case-insensitive), with any port (a tunnel or port mapping may show the
+    server under another port; a rebinding attack needs a name of its own, which is refused).
     """
 
-    def __init__(self, allowed: Iterable[str] = (), port: Optional[int] = None) -> None:
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
         self.allowed = frozenset(name.strip().lower() for name in allowed if name.strip())
-        self.port = port
 
     def accepts(self, header: Optional[str]) -> bool:
         """True when ``header`` (the raw ``Host`` value, None if absent) is acceptable."""
@@ -86,9 +86,7 @@ class HostPolicy:
         parsed = split_host_header(header)
         if parsed is None:
             return False
-        host, port = parsed
-        if port is not None and self.port is not None and port != self.port:
-            return False
+        host = parsed[0]
         if host in self.allowed or host in LOOPBACK_NAMES or host.endswith(".localhost"):
             return True
         try:

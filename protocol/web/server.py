@@ -119,7 +119,7 @@ class WebServer(ThreadingHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
-        self.policy = policy if policy is not None else HostPolicy(port=self.server_address[1])
+        self.policy = policy if policy is not None else HostPolicy()
 
     @property
     def port(self) -> int:
