@@ -150,6 +150,10 @@ def test_new_game_variant_fen_and_pdn(boards):
     state = board.act("new", variant="english")
     assert state["variant"] == "english" and state["size"] == 8 and state["turn"] == "black"
     state = board.act("move", text="11-15")
+    with pytest.raises(LoadError):
+        board.act("new", fen="B:W99:B1", players=Players(OURS, OURS, SearchLimits(depth=1), 0))
+    state = board.snapshot()
+    assert state["players"]["white"]["type"] == "human" and texts(state) == ["11-15"]
     state = board.act("fen", fen="B:W18,K30:B5,9")
     assert state["fen"] == "B:W18,K30:B5,9" and state["moves"] == []
     pdn = '[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n'

@@ -228,15 +228,20 @@ class WebBoard:
     def _do_new(self, was: Optional[str], variant: Optional[str] = None, fen: Optional[str] = None,
                 players: Optional[Players] = None) -> None:
         variant = variant or self.controller.variant
+        before = self.players
         if players is not None:
             self.players = players
-        if variant != self.controller.variant:
-            controller = self._new_controller(variant, fen)
-            self.controller.close()
-            self.controller = controller
-        else:
-            self.controller.new_game(fen)
-            self._apply_players()
+        try:
+            if variant != self.controller.variant:
+                controller = self._new_controller(variant, fen)
+                self.controller.close()
+                self.controller = controller
+            else:
+                self.controller.new_game(fen)
+        except BaseException:
+            self.players = before
+            raise
+        self._apply_players()
         self._reset_view()
 
     def _do_fen(self, was: Optional[str], fen: str) -> None:
