@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Old against new in one run: perft leaves/s and search nodes/s, interleaved.
+
+    python3 bench/ab.py                       # this tree against main, 5 rounds
+    python3 bench/ab.py --base HEAD~3 --rounds 9 --only perft-english,bench
+    python3 bench/ab.py --callgrind           # instruction counts instead of time
+
+The base revision is exported with ``git archive`` into a temporary folder
+(removed afterwards).  Every measurement runs in a fresh subprocess that
+imports one tree only; the two trees take turns (the order flips every
+round), so both see the same moments of a shared, noisy host.  Each figure
+is the best of the rounds of process CPU time; the ratio is new/old of those
+best rates (above 1: the new code is faster).  Leaf and node counts must be
+equal in both trees (the script says so when they are not).
+
+With ``--callgrind`` each measurement runs once per tree under
+``valgrind --tool=callgrind`` with ``PYTHONHASHSEED=0``, one ply shallower
+than the timed runs; the instructions of
+the same script with the work left out are subtracted.  Instruction counts
+are deterministic, so they settle what a noisy clock cannot; the ratio is
+old/new instructions (above 1: the new code does less work).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from typing import Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: name -> (kind, variant, depth): kind "perft" (bulk-counted last ply),
+#: "make" (every move made) or "bench" (the engine's bench, nodes/s).
+MEASURES: Dict[str, Tuple[str, str, int]] = {
+    "perft-english": ("perft", "english", 9),
+    "perft-russian": ("perft", "russian", 8),
+    "perft-international": ("perft", "international", 7),
+    "make-international": ("make", "international", 6),
+    "bench": ("bench", "", 6),
+}
+
+#: Under callgrind (about 50 times slower) each measure runs this many plies shallower.
+CALLGRIND_SHALLOWER = 1
+
+#: The child: measure one thing in the tree on ``sys.path[0]``, print JSON.
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+kind, variant, depth, work = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
+from draughts_engine.position import Position
+from draughts_engine.perft import perft_raw, perft_make
+from draughts_engine.search import engine as search_engine
+count = 0
+started = time.process_time()
+if work and kind in ("perft", "make"):
+    root = Position.start(variant)
+    walk = perft_raw if kind == "perft" else perft_make
+    count = walk(root.generator, *root.raw, depth)
+elif work:
+    count = search_engine.bench(depth).nodes
+print(json.dumps({"count": count, "seconds": time.process_time() - started}))
+"""
+
+
+class AbError(Exception):
+    """The comparison could not be made (bad base revision, failed child)."""
+
+
+def export_tree(revision: str, into: str) -> None:
+    """Write the files of ``revision`` of this repository into the folder ``into``."""
+    archive = os.path.join(into, "tree.tar")
+    proc = subprocess.run(["git", "-C", HERE, "archive", "--format=tar", "-o", archive, revision],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AbError(f"cannot export revision {revision!r}: {proc.stderr.strip()}")
+    with tarfile.open(archive) as tar:
+        tar.extractall(into)
+    os.remove(archive)
+
+
+def child_command(tree: str, name: str, work: bool, shallower: int = 0) -> List[str]:
+    kind, variant, depth = MEASURES[name]
+    depth -= shallower
+    return [sys.executable, "-c", CHILD, tree, kind, variant or "-", str(depth),
+            "1" if work else "0"]
+
+
+def run_timed(tree: str, name: str) -> Tuple[int, float]:
+    """(count, CPU seconds) of one measurement in a fresh process."""
+    proc = subprocess.run(child_command(tree, name, True), capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AbError(f"{name} failed in {tree}: {proc.stderr.strip()[-500:]}")
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return data["count"], max(data["seconds"], 1e-9)
+
+
+def run_callgrind(tree: str, name: str, work: bool) -> int:
+    """Instructions executed by one measurement under callgrind."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    proc = subprocess.run(cmd + child_command(tree, name, work, CALLGRIND_SHALLOWER),
+                          capture_output=True, text=True,
+                          env=env)
+    found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
+    if proc.returncode != 0 or not found:
+        raise AbError(f"callgrind {name} failed in {tree}: {proc.stderr.strip()[-500:]}")
+    return int(found.group(1))
+
+
+def compare_time(trees: Dict[str, str], names: List[str], rounds: int) -> bool:
+    best: Dict[Tuple[str, str], float] = {}
+    counts: Dict[Tuple[str, str], int] = {}
+    for r in range(rounds):
+        order = ["old", "new"] if r % 2 == 0 else ["new", "old"]
+        for name in names:
+            for side in order:
+                count, seconds = run_timed(trees[side], name)
+                counts[(side, name)] = count
+                key = (side, name)
+                best[key] = min(best.get(key, float("inf")), seconds)
+        print(f"round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
+    ok = True
+    print(f"{'measure':22} {'count':>11} {'old /s':>12} {'new /s':>12} {'new/old':>8}")
+    for name in names:
+        old_rate = counts[("old", name)] / best[("old", name)]
+        new_rate = counts[("new", name)] / best[("new", name)]
+        same = counts[("old", name)] == counts[("new", name)]
+        ok &= same
+        note = "" if same else f"  COUNTS DIFFER: old {counts[('old', name)]}"
+        print(f"{name:22} {counts[('new', name)]:>11} {old_rate:>12,.0f} {new_rate:>12,.0f}"
+              f" {new_rate / old_rate:>8.3f}{note}")
+    return ok
+
+
+def compare_callgrind(trees: Dict[str, str], names: List[str]) -> None:
+    print(f"{'measure':22} {'old instr':>14} {'new instr':>14} {'old/new':>8}")
+    for name in names:
+        net = {}
+        for side in ("old", "new"):
+            net[side] = run_callgrind(trees[side], name, True) - run_callgrind(trees[side], name, False)
+        print(f"{name:22} {net['old']:>14,} {net['new']:>14,} {net['old'] / net['new']:>8.4f}",
+              flush=True)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="main", help="git revision of the old code (main)")
+    parser.add_argument("--new", default=HERE, help="folder of the new code (this tree)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of timed runs (5)")
+    parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
+    parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else list(MEASURES)
+    unknown = [n for n in names if n not in MEASURES]
+    if unknown or args.rounds < 1:
+        print(f"ab.py: unknown measure {unknown[0]!r}" if unknown else "ab.py: --rounds must be >= 1",
+              file=sys.stderr)
+        return 2
+    if args.callgrind and shutil.which("valgrind") is None:
+        print("ab.py: --callgrind needs valgrind on the PATH", file=sys.stderr)
+        return 2
+    base = tempfile.mkdtemp(prefix="ab-base-")
+    try:
+        export_tree(args.base, base)
+        trees = {"old": base, "new": os.path.abspath(args.new)}
+        print(f"python {sys.version.split()[0]}; old = {args.base}, new = {trees['new']}")
+        if args.callgrind:
+            compare_callgrind(trees, names)
+            return 0
+        return 0 if compare_time(trees, names, args.rounds) else 1
+    except AbError as exc:
+        print(f"ab.py: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
