@@ -5,8 +5,9 @@
     python3 bench/ab.py --base HEAD~3 --rounds 9 --only perft-english,bench
     python3 bench/ab.py --callgrind           # instruction counts instead of time
 
-The base revision is exported with ``git archive`` into a temporary folder
-(removed afterwards).  Every measurement runs in a fresh subprocess that
+The base revision (and the new one, when ``--new`` names a revision rather
+than a folder) is exported with ``git archive`` into a temporary folder,
+removed afterwards.  Every measurement runs in a fresh subprocess that
 imports one tree only; the two trees take turns (the order flips every
 round), so both see the same moments of a shared, noisy host.  Each figure
 is the best of the rounds of process CPU time; the ratio is new/old of those
@@ -151,7 +152,8 @@ def compare_callgrind(trees: Dict[str, str], names: List[str]) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main", help="git revision of the old code (main)")
-    parser.add_argument("--new", default=HERE, help="folder of the new code (this tree)")
+    parser.add_argument("--new", default=HERE,
+                        help="folder or git revision of the new code (this folder)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of timed runs (5)")
     parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
@@ -165,11 +167,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.callgrind and shutil.which("valgrind") is None:
         print("ab.py: --callgrind needs valgrind on the PATH", file=sys.stderr)
         return 2
-    base = tempfile.mkdtemp(prefix="ab-base-")
+    scratch = tempfile.mkdtemp(prefix="ab-")
     try:
-        export_tree(args.base, base)
-        trees = {"old": base, "new": os.path.abspath(args.new)}
-        print(f"python {sys.version.split()[0]}; old = {args.base}, new = {trees['new']}")
+        trees = {"old": os.path.join(scratch, "old"), "new": os.path.abspath(args.new)}
+        os.mkdir(trees["old"])
+        export_tree(args.base, trees["old"])
+        if not os.path.isdir(args.new):  # a revision: export it too
+            trees["new"] = os.path.join(scratch, "new")
+            os.mkdir(trees["new"])
+            export_tree(args.new, trees["new"])
+        print(f"python {sys.version.split()[0]}; old = {args.base}, new = {args.new}")
         if args.callgrind:
             compare_callgrind(trees, names)
             return 0
@@ -178,7 +185,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"ab.py: {exc}", file=sys.stderr)
         return 2
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

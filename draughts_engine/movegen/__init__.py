@@ -23,21 +23,28 @@ so the loops stay fast while each part keeps a name and a contract.
 
 Table of contents:
 
-* :mod:`.rules`: :data:`RawMove`, :data:`NULL_MOVE` and :class:`GeneratorRules`
-  (the variant's rule flags and the board's shifts, read once);
+* :mod:`.rules`: :data:`RawMove`, :data:`NULL_MOVE`, :class:`GeneratorRules`
+  (the variant's rule flags and the board's shifts, read once) and
+  :class:`Family` (the entry points written per family of variants);
 * :mod:`.tables`: ready-made move tuples (:class:`MoveTables`);
 * :mod:`.masks`: whole-board tests (``capture_sources``, ``has_capture``, ``has_quiet``);
 * :mod:`.captures`: the capture search of every variant, majority rule included;
 * :mod:`.quiet`: quiet moves and their count;
 * :mod:`.short`: the English family's fast paths (forward-only men, short kings);
-* :mod:`.generator`: :class:`MoveGenerator`, which puts them together, and
-  :func:`generator_for`.
+* :mod:`.generator`: :class:`MoveGenerator`, which puts them together, the
+  general family's entry points, :func:`play` and :func:`generator_for`.
+
+>>> from draughts_engine.movegen import generator_for
+>>> gen = generator_for("english")
+>>> start = (gen.geometry.mask_of(range(21, 33)), gen.geometry.mask_of(range(1, 13)), 0, False)
+>>> gen.count(*start), len(gen.moves(*start)), gen.has_capture(*start)
+(7, 7, False)
 """
 from __future__ import annotations
 
 from .generator import CapturePaths, MoveGenerator, generator_for, play
-from .rules import NULL_MOVE, GeneratorRules, RawMove
+from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
 
 __all__ = ["MoveGenerator", "generator_for", "RawMove", "NULL_MOVE", "play", "CapturePaths",
-           "GeneratorRules", "MoveTables"]
+           "GeneratorRules", "MoveTables", "Family"]

@@ -14,11 +14,11 @@ from ..variants import Variant, get_variant
 from .captures import CaptureSearch, make_capture_search
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
 from .quiet import make_count_quiet, make_quiet_moves
-from .rules import GeneratorRules, RawMove
+from .rules import Family, GeneratorRules, RawMove
 from .short import make_short_family
 from .tables import MoveTables
 
-__all__ = ["MoveGenerator", "generator_for", "play", "CapturePaths"]
+__all__ = ["MoveGenerator", "generator_for", "play", "make_general_family", "CapturePaths"]
 
 #: Paths of every capture, for notation: ``{move: [(bit index, ...), ...]}``.
 CapturePaths = Dict[RawMove, List[Tuple[int, ...]]]
@@ -67,57 +67,13 @@ class MoveGenerator:
         tables = MoveTables(rules)
         capture_sources = make_capture_sources(rules)
         search = make_capture_search(rules)
-        all_captures = search.all_captures
         quiet_moves = make_quiet_moves(rules, tables)
-        count_quiet = make_count_quiet(rules)
-        count_captures = search.count_captures
-
-        def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-            """All legal moves: the captures if there is one, else the quiet moves."""
-            sources = capture_sources(white, black, kings, white_to_move)
-            if sources:
-                return all_captures(white, black, kings, white_to_move, sources, None)
-            return quiet_moves(white, black, kings, white_to_move)
-
-        def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
-            """``len(moves(...))``."""
-            sources = capture_sources(white, black, kings, white_to_move)
-            if sources:
-                return count_captures(white, black, kings, white_to_move, sources)
-            return count_quiet(white, black, kings, white_to_move)
-
-        def count_after(white: int, black: int, kings: int, white_to_move: bool,
-                        move: RawMove) -> int:
-            """``count`` of the position after ``move``.
-
-            The steps of :func:`play` are written out here on purpose: this is the
-            innermost call of perft, and saving the call and its tuple measured +3%.
-            """
-            origin, dest, captured, promotes = move
-            if captured:
-                kings &= ~captured
-            if kings & origin:
-                kings ^= origin ^ dest
-            elif promotes:
-                kings |= dest
-            if white_to_move:
-                white ^= origin ^ dest
-                black ^= captured
-            else:
-                white ^= captured
-                black ^= origin ^ dest
-            sources = capture_sources(white, black, kings, not white_to_move)
-            if sources:
-                return count_captures(white, black, kings, not white_to_move, sources)
-            return count_quiet(white, black, kings, not white_to_move)
-
         if rules.short_family:
-            moves, count, count_after = make_short_family(  # type: ignore[assignment]
-                rules, tables, search, capture_sources)
-
-        self.moves = moves
-        self.count = count
-        self.count_after = count_after
+            family = make_short_family(rules, tables, search, capture_sources)
+        else:
+            family = make_general_family(search, capture_sources, quiet_moves,
+                                         make_count_quiet(rules))
+        self.moves, self.count, self.count_after = family
         self.captures = _make_captures(search, capture_sources)
         self.has_capture = make_has_capture(rules, capture_sources)
         self.has_quiet = make_has_quiet(rules)
@@ -127,6 +83,55 @@ class MoveGenerator:
 
     def __repr__(self) -> str:
         return f"MoveGenerator({self.variant!r})"
+
+
+def make_general_family(search: CaptureSearch, capture_sources: PositionFn,
+                        quiet_moves: Callable[[int, int, int, bool], List[RawMove]],
+                        count_quiet: PositionFn) -> Family:
+    """``moves``, ``count`` and ``count_after`` for every variant (see :class:`~.rules.Family`)."""
+    all_captures = search.all_captures
+    count_captures = search.count_captures
+
+    def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+        """All legal moves: the captures if there is one, else the quiet moves."""
+        sources = capture_sources(white, black, kings, white_to_move)
+        if sources:
+            return all_captures(white, black, kings, white_to_move, sources, None)
+        return quiet_moves(white, black, kings, white_to_move)
+
+    def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        """``len(moves(...))``."""
+        sources = capture_sources(white, black, kings, white_to_move)
+        if sources:
+            return count_captures(white, black, kings, white_to_move, sources)
+        return count_quiet(white, black, kings, white_to_move)
+
+    def count_after(white: int, black: int, kings: int, white_to_move: bool,
+                    move: RawMove) -> int:
+        """``count`` of the position after ``move``.
+
+        The steps of :func:`play` are written out here on purpose: this is the
+        innermost call of perft, and saving the call and its tuple measured +3%.
+        """
+        origin, dest, captured, promotes = move
+        if captured:
+            kings &= ~captured
+        if kings & origin:
+            kings ^= origin ^ dest
+        elif promotes:
+            kings |= dest
+        if white_to_move:
+            white ^= origin ^ dest
+            black ^= captured
+        else:
+            white ^= captured
+            black ^= origin ^ dest
+        sources = capture_sources(white, black, kings, not white_to_move)
+        if sources:
+            return count_captures(white, black, kings, not white_to_move, sources)
+        return count_quiet(white, black, kings, not white_to_move)
+
+    return Family(moves, count, count_after)
 
 
 def _make_captures(search: CaptureSearch,

@@ -1,19 +1,19 @@
-"""What the move generator reads from a variant, read once: raw moves and :class:`GeneratorRules`.
+"""The move generator's basics: :data:`RawMove`, :class:`GeneratorRules`, :class:`Family`.
 
 The rule facts themselves live in :class:`~draughts_engine.variants.Variant`
-and the square layout in :class:`~draughts_engine.bitboard.Geometry`; this
-module only copies the few the generator's loops need into one flat object,
-so every part of the generator binds them the same way and under the same
-names.
+and the square layout in :class:`~draughts_engine.bitboard.Geometry`;
+:class:`GeneratorRules` only copies the few the generator's loops need into
+one flat object, so every part of the generator binds them the same way and
+under the same names.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Callable, List, NamedTuple, Tuple
 
 from ..bitboard import REVERSE, Geometry, geometry
 from ..variants import Variant
 
-__all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS"]
+__all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS", "Family"]
 
 #: A move in hot code: (origin bit, destination bit, captured mask, promotes).
 #: Origin and destination are one-bit masks (equal when a king ends a capture
@@ -70,3 +70,15 @@ class GeneratorRules:
         self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
         self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
         self.short_family = not self.flying and not self.men_back
+
+
+class Family(NamedTuple):
+    """The entry points written per family of variants (general, or English in :mod:`.short`)."""
+
+    #: ``moves(white, black, kings, white_to_move) -> list``: all legal moves.
+    moves: Callable[[int, int, int, bool], List[RawMove]]
+    #: ``count(white, black, kings, white_to_move) -> int``: ``len(moves(...))``.
+    count: Callable[[int, int, int, bool], int]
+    #: ``count_after(white, black, kings, white_to_move, move) -> int``: ``count`` after
+    #: the side to move plays ``move``.
+    count_after: Callable[[int, int, int, bool, RawMove], int]

@@ -24,23 +24,15 @@ bit; ``s`` a shift.
 """
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple
+from typing import Callable, List
 
 from ..bitboard import popcount
 from .captures import CaptureSearch
-from .rules import NULL_MOVE, GeneratorRules, RawMove
+from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
 
-__all__ = ["ShortFamily", "make_short_family", "make_short_men_captures",
+__all__ = ["make_short_family", "make_short_count_after", "make_short_moves", "make_short_men_captures",
            "make_count_short_men_captures"]
-
-
-class ShortFamily(NamedTuple):
-    """The English family's forms of the generator's public contracts."""
-
-    moves: Callable[[int, int, int, bool], List[RawMove]]
-    count: Callable[[int, int, int, bool], int]
-    count_after: Callable[[int, int, int, bool, RawMove], int]
 
 
 def make_short_men_captures(rules: GeneratorRules) -> Callable[..., None]:
@@ -278,8 +270,8 @@ def make_short_moves(rules: GeneratorRules, tables: MoveTables, captures: Captur
 
 
 def make_short_family(rules: GeneratorRules, tables: MoveTables, captures: CaptureSearch,
-                      capture_sources: Callable[[int, int, int, bool], int]) -> ShortFamily:
-    """The English family's ``moves``, ``count`` and ``count_after`` (see :class:`ShortFamily`)."""
+                      capture_sources: Callable[[int, int, int, bool], int]) -> Family:
+    """The English family's ``moves``, ``count`` and ``count_after`` (see :class:`Family`)."""
     count_short_after = make_short_count_after(rules, captures.count_captures,
                                                make_count_short_men_captures(rules))
     moves_short = make_short_moves(rules, tables, captures, capture_sources,
@@ -289,4 +281,4 @@ def make_short_family(rules: GeneratorRules, tables: MoveTables, captures: Captu
         """``len(moves(...))``: a null move by the other side, then its replies."""
         return count_short_after(white, black, kings, not white_to_move, NULL_MOVE)
 
-    return ShortFamily(moves_short, count_short, count_short_after)
+    return Family(moves_short, count_short, count_short_after)

@@ -103,8 +103,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     #   rev    reversible plies (kings' quiet moves) in a row before this node;
     #   hp     this node's index in ``path`` (the game history, then one slot per ply);
     #   pvt    the PV table: pvt[ply] is the best line found from ``ply`` (pv nodes);
-    #   kl     the killer slots of this ply; pc  popcount; d1  the children's depth;
-    #   r      a late move reduction; ext  1 when a single reply extends the line.
+    #   kl     the killer slots of this ply;  d1  the children's depth;
+    #   r      a late move reduction;  ext  1 when a single reply extends the line;
+    #   tt     the transposition table's dict (entries: see .tt);  lmr  the LMR table.
     moves_of = gen.moves
     play = gen.play
     has_capture = gen.has_capture
