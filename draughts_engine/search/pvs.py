@@ -100,9 +100,10 @@ class PvsSearch:
         draw = variant.draw
         tree = make_tree_search(
             position.generator, evaluator(self.evaluation, variant).evaluate,
-            variant.majority_capture, draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
-            self.table, self.move_history, new_killers(MAX_PLY + 2), self.pruning,
-            self.history, root_moves, budget)
+            majority=variant.majority_capture,
+            no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
+            table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
+            prune=self.pruning, game_path=self.history, root_moves=root_moves, budget=budget)
 
         best_move: RawMove = root_moves[0]
         best_score: Optional[int] = None

@@ -81,14 +81,17 @@ def make_repetition_test(path: List[Optional[RawPosition]],
     return repeated
 
 
-def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool], int],
+def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool], int], *,
                      majority: bool, no_progress: int, table: TranspositionTable,
                      history: Dict[int, int], killers: Killers, prune: bool,
                      game_path: List[RawPosition], root_moves: List[RawMove],
                      budget: SearchBudget) -> TreeSearch:
     """The tree of one search.
 
-    ``game_path`` holds the positions since the last irreversible move, oldest
+    ``evaluate(w, b, k, wtm)`` is the static evaluation for the side to move;
+    ``majority`` the variant's majority rule (all captures then take as many
+    pieces: no capture ordering); ``no_progress`` the plies of kings' moves
+    that draw by rule.  ``game_path`` holds the positions since the last irreversible move, oldest
     first, ending with the root; ``root_moves`` the root's legal moves (not
     empty; reordered in place).  ``history`` and ``killers`` are the move
     ordering's tables (updated in place), ``table`` the transposition table,
