@@ -13,13 +13,12 @@ import threading
 import time
 from typing import Optional
 
-from .limits import SearchLimits
+from .limits import MAX_DEPTH, SearchLimits
 from .timeman import deadlines
 
+# MAX_DEPTH (from .limits) is the deepest nominal iteration, also the cap of
+# ``infinite`` and ``ponder`` searches.
 __all__ = ["SearchBudget", "SearchAborted", "POLL_NODES", "MAX_DEPTH"]
-
-MAX_DEPTH = 99
-"""Deepest nominal iteration (also the cap of ``infinite`` and ``ponder`` searches)."""
 
 POLL_NODES = 256
 """Nodes between two checks of ``stop``, the clock and the node limit."""
