@@ -89,13 +89,22 @@ def cutoff(entry: Entry, depth: int, alpha: int, beta: int, ply: int) -> Optiona
     return None
 
 
+DEFAULT_ENTRY_BYTES = 480
+"""Bytes per entry where they cannot be measured (CPython 3.11 measures 477)."""
+
+
 def entry_bytes(board_bits: int = 54) -> int:
     """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
 
     Measured, not guessed: a sample key, entry and move are built and their
     ``sys.getsizeof`` added up, plus the dict's own cost per item (measured
-    on a filled dict at its average load).
+    on a filled dict at its average load).  Where ``sys.getsizeof`` is not
+    available (PyPy) the CPython figure, :data:`DEFAULT_ENTRY_BYTES`, stands in.
     """
+    try:
+        sys.getsizeof(0)
+    except TypeError:
+        return DEFAULT_ENTRY_BYTES
     full = (1 << board_bits) - 1
     key = (full, full - 1, full - 2, True)
     move = (1 << (board_bits - 1), 1 << (board_bits - 2), full >> 3, False)
