@@ -56,7 +56,8 @@ sys.path.insert(0, sys.argv[1])
 kind, variant, depth, work = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
 from draughts_engine.position import Position
 from draughts_engine.perft import perft_raw, perft_make
-from draughts_engine.search import engine as search_engine
+if kind == "bench":
+    from draughts_engine.search import engine as search_engine
 count = 0
 started = time.process_time()
 if work and kind in ("perft", "make"):
