@@ -148,8 +148,8 @@ def _make_captures(search: CaptureSearch,
     return captures
 
 
-def _make_capture_paths(search: CaptureSearch,
-                        capture_sources: PositionFn) -> Callable[[int, int, int, bool], CapturePaths]:
+def _make_capture_paths(search: CaptureSearch, capture_sources: PositionFn
+                        ) -> Callable[[int, int, int, bool], CapturePaths]:
     all_captures = search.all_captures
 
     def capture_paths(white: int, black: int, kings: int, white_to_move: bool) -> CapturePaths:

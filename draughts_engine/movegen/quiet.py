@@ -1,4 +1,4 @@
-"""Quiet (non-capturing) moves for every variant: :func:`make_quiet_moves`, :func:`make_count_quiet`.
+"""Quiet (non-capturing) moves of every variant: :func:`make_quiet_moves`, :func:`make_count_quiet`.
 
 Quiet moves are legal only when the side to move has no capture; these
 functions do not check that (the generator asks first).

@@ -31,8 +31,8 @@ from .captures import CaptureSearch
 from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
 
-__all__ = ["make_short_family", "make_short_count_after", "make_short_moves", "make_short_men_captures",
-           "make_count_short_men_captures"]
+__all__ = ["make_short_family", "make_short_count_after", "make_short_moves",
+           "make_short_men_captures", "make_count_short_men_captures"]
 
 
 def make_short_men_captures(rules: GeneratorRules) -> Callable[..., None]:

@@ -268,8 +268,9 @@ SEARCHES: Mapping[str, Callable[..., ClassicResult]] = MappingProxyType(
 def __getattr__(name: str) -> Any:
     """``SearchResult``: the deprecated old name of :class:`ClassicResult`."""
     if name == "SearchResult":
-        warnings.warn("draughts_engine.search.classic.SearchResult is deprecated; use ClassicResult "
-                      "(SearchResult is the engine's result, in draughts_engine.search.limits)",
+        warnings.warn("draughts_engine.search.classic.SearchResult is deprecated; use "
+                      "ClassicResult (SearchResult is the engine's result, in "
+                      "draughts_engine.search.limits)",
                       DeprecationWarning, stacklevel=2)
         return ClassicResult
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

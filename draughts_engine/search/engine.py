@@ -1,4 +1,4 @@
-"""The draughts search engine: :class:`Searcher` (options, tables kept between searches, ``search``).
+"""The draughts search engine: :class:`Searcher` (options, tables kept between searches, search).
 
 :class:`Searcher` owns the options (hash size, evaluation, algorithm, pruning)
 and the state kept between the searches of a game (transposition table,
