@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Tuple
 
-__all__ = ["Geometry", "geometry", "popcount", "iter_bits", "Bitboard",
-           "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
+from .runtime import PYPY
+
+__all__ = ["Geometry", "geometry", "popcount", "popcount_bin", "popcount_swar", "iter_bits",
+           "Bitboard", "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
 
 Bitboard = int
 
@@ -28,12 +30,35 @@ UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 REVERSE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
-try:
-    popcount = int.bit_count  # Python 3.10+
-except AttributeError:  # pragma: no cover - Python 3.9 / PyPy 3.9
-    def popcount(x: int) -> int:
-        """Number of set bits of a non-negative int."""
-        return bin(x).count("1")
+
+def popcount_bin(x: int) -> int:
+    """Number of set bits of a non-negative int (CPython before 3.10: one C-level count)."""
+    return bin(x).count("1")
+
+
+def popcount_swar(x: int) -> int:
+    """Number of set bits of a non-negative int below ``2**64``.
+
+    Bits are added in parallel within the word (pairs, nibbles, bytes, then
+    the bytes): plain machine-word arithmetic that PyPy's JIT compiles to a
+    dozen instructions, where ``bin(x).count("1")`` builds a string.
+    """
+    x -= (x >> 1) & 0x5555555555555555
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
+
+
+#: ``popcount(x)``: the number of set bits of a bitboard, chosen once per interpreter:
+#: ``int.bit_count`` on CPython 3.10+, :func:`popcount_bin` on CPython 3.9,
+#: :func:`popcount_swar` on PyPy (see :mod:`.runtime`).
+if PYPY:
+    popcount = popcount_swar
+else:
+    popcount = getattr(int, "bit_count", popcount_bin)
 
 
 def iter_bits(bb: Bitboard) -> Iterator[int]:

@@ -12,9 +12,11 @@ is the tuple ``(depth, score, flag, move)``:
   position is reached again;
 * ``move`` is the best (or refuting) move found, or None.
 
-The size bound is in MiB.  The cost of an entry is estimated once per key
-shape with ``sys.getsizeof`` over everything the entry keeps alive (dict slot,
-key tuple and its ints, entry tuple, move tuple and its ints).  When the table
+The size bound is in MiB.  The cost of an entry is measured once, at import,
+on the running interpreter (:func:`entry_bytes`): ``sys.getsizeof`` over
+everything the entry keeps alive on CPython (dict slot, key tuple and its
+ints, entry tuple, move tuple and its ints), the garbage collector's counts
+on PyPy.  When the table
 is full, :meth:`TranspositionTable.make_room` keeps the deeper half of the
 entries: deterministic, and amortised O(1) per store.
 
@@ -27,13 +29,15 @@ stores inline, with the same steps as :meth:`~TranspositionTable.store`.
 """
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any, Dict, Hashable, Optional, Tuple
 
 from .interface import MATE_BOUND
 
 __all__ = ["TranspositionTable", "EXACT", "LOWER", "UPPER", "to_tt", "from_tt", "cutoff",
-           "entry_bytes", "InvalidHashSizeError", "MIN_MB", "MAX_MB"]
+           "entry_bytes", "entry_bytes_getsizeof", "entry_bytes_gc", "sample_entry",
+           "DEFAULT_ENTRY_BYTES", "InvalidHashSizeError", "MIN_MB", "MAX_MB"]
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -92,19 +96,29 @@ def cutoff(entry: Entry, depth: int, alpha: int, beta: int, ply: int) -> Optiona
 DEFAULT_ENTRY_BYTES = 480
 """Bytes per entry where they cannot be measured (CPython 3.11 measures 477)."""
 
+#: Entries of the sample table :func:`entry_bytes_gc` fills.
+GC_SAMPLE_ENTRIES = 8192
 
-def entry_bytes(board_bits: int = 54) -> int:
-    """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
 
-    Measured, not guessed: a sample key, entry and move are built and their
-    ``sys.getsizeof`` added up, plus the dict's own cost per item (measured
-    on a filled dict at its average load).  Where ``sys.getsizeof`` is not
-    available (PyPy) the CPython figure, :data:`DEFAULT_ENTRY_BYTES`, stands in.
+def sample_entry(i: int, board_bits: int = 54) -> Tuple[Tuple[int, int, int, bool], Entry]:
+    """The ``i``-th sample ``(key, entry)`` of a table whose keys hold ``board_bits``-bit ints.
+
+    Shaped like the engine's: a raw-position key, an entry holding a move
+    tuple of its own; ints as large as a full board.
     """
-    try:
-        sys.getsizeof(0)
-    except TypeError:
-        return DEFAULT_ENTRY_BYTES
+    full = (1 << board_bits) - 1
+    key = (full - i, full - 2 * i, i * 7, bool(i & 1))
+    move = (1 << (i % board_bits), 1 << ((i + 5) % board_bits), full >> (i % 9), False)
+    return key, (i % 20, -150 - i, LOWER, move)
+
+
+def entry_bytes_getsizeof(board_bits: int = 54) -> int:
+    """Bytes per entry by ``sys.getsizeof`` (CPython; TypeError where it is missing).
+
+    A sample key, entry and move are built and their ``sys.getsizeof`` added
+    up, plus the dict's own cost per item (measured on a filled dict at its
+    average load).
+    """
     full = (1 << board_bits) - 1
     key = (full, full - 1, full - 2, True)
     move = (1 << (board_bits - 1), 1 << (board_bits - 2), full >> 3, False)
@@ -115,6 +129,52 @@ def entry_bytes(board_bits: int = 54) -> int:
     sample = {i: None for i in range(1 << 15)}
     size += sys.getsizeof(sample) // len(sample) + 1
     return size
+
+
+def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Optional[int]:
+    """Bytes per entry as PyPy's garbage collector counts them, or None elsewhere.
+
+    A table of ``entries`` sample entries (:func:`sample_entry`) is filled
+    twice (the first fill settles the collector's arenas); the growth of the
+    collector's old-generation memory (arenas and large blocks, read after a
+    full collection) divided by ``entries``, rounded up to 16 bytes, is the
+    figure: the same from one run to the next (about 15 ms).
+    """
+    stats = getattr(gc, "get_stats", None)  # PyPy's
+    if stats is None:
+        return None
+
+    def used() -> int:
+        gc.collect()
+        raw = stats()._s
+        return raw.total_arena_memory + raw.total_rawmalloced_memory
+
+    grown = 0
+    for _ in range(2):  # the first fill also settles the collector's arenas: keep the second
+        before = used()
+        table = dict(sample_entry(i, board_bits) for i in range(entries))
+        grown = used() - before
+        del table
+    return -(-grown // (entries * 16)) * 16 if grown > 0 else None
+
+
+def entry_bytes(board_bits: int = 54) -> int:
+    """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
+
+    Measured, not guessed, on the running interpreter: with ``sys.getsizeof``
+    on CPython (:func:`entry_bytes_getsizeof`), with the garbage collector's
+    own counts on PyPy, which has no ``sys.getsizeof`` (:func:`entry_bytes_gc`);
+    :data:`DEFAULT_ENTRY_BYTES` where neither works.
+    """
+    try:
+        return entry_bytes_getsizeof(board_bits)
+    except TypeError:
+        pass
+    try:
+        measured = entry_bytes_gc(board_bits)
+    except (AttributeError, TypeError):  # another interpreter's gc.get_stats
+        measured = None
+    return measured if measured is not None else DEFAULT_ENTRY_BYTES
 
 
 _ENTRY_BYTES = entry_bytes()

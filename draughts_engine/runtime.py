@@ -1,0 +1,45 @@
+"""Which Python runs the engine, decided once at import: CPython or PyPy.
+
+CPython's interpreter and PyPy's tracing JIT want different shapes of hot
+code (CPython: few bytecodes, locals, C-level helpers such as
+``int.bit_count``; PyPy: plain integer arithmetic and loops it can trace).
+The hot modules read :data:`PYPY` once, when they build their functions,
+and pick one shape; both shapes are importable and tested on either
+interpreter.
+
+On PyPy, importing this module also tunes the JIT once for the engine's
+deeply recursive searches (:data:`JIT_PARAMS`, see :func:`tune_jit`).
+"""
+from __future__ import annotations
+
+import platform
+
+__all__ = ["PYPY", "IMPLEMENTATION", "JIT_PARAMS", "tune_jit"]
+
+#: ``platform.python_implementation()``: ``"CPython"``, ``"PyPy"``, ...
+IMPLEMENTATION = platform.python_implementation()
+
+#: True when the engine runs on PyPy: the hot code then takes its JIT-friendly shape.
+PYPY = IMPLEMENTATION == "PyPy"
+
+#: PyPy JIT parameters (``pypyjit.set_param``).  ``max_unroll_recursion``: how
+#: many levels of a recursive call the JIT inlines into one trace (default 7).
+#: The search and the capture search recurse at every node, and unrolling seven
+#: levels of them made the first search of a fresh process spend about half its
+#: time tracing and compiling (measured in BENCHMARKS.md).
+JIT_PARAMS = "max_unroll_recursion=1"
+
+
+def tune_jit() -> bool:
+    """Apply :data:`JIT_PARAMS` to PyPy's JIT; False (and nothing done) elsewhere."""
+    if not PYPY:
+        return False
+    try:
+        import pypyjit  # type: ignore[import-not-found]  # PyPy's own module
+    except ImportError:  # pragma: no cover - a PyPy built without the JIT
+        return False
+    pypyjit.set_param(JIT_PARAMS)
+    return True
+
+
+tune_jit()
