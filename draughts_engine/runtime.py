@@ -12,6 +12,7 @@ deeply recursive searches (:data:`JIT_PARAMS`, see :func:`tune_jit`).
 """
 from __future__ import annotations
 
+import importlib
 import platform
 
 __all__ = ["PYPY", "IMPLEMENTATION", "JIT_PARAMS", "tune_jit"]
@@ -35,7 +36,9 @@ def tune_jit() -> bool:
     if not PYPY:
         return False
     try:
-        import pypyjit  # type: ignore[import-not-found]  # PyPy's own module
+        # PyPy's built-in module (part of PyPy's standard library, unknown to
+        # CPython's list of standard modules, hence imported by name).
+        pypyjit = importlib.import_module("pypyjit")
     except ImportError:  # pragma: no cover - a PyPy built without the JIT
         return False
     pypyjit.set_param(JIT_PARAMS)
