@@ -13,9 +13,10 @@ deeply recursive searches (:data:`JIT_PARAMS`, see :func:`tune_jit`).
 from __future__ import annotations
 
 import importlib
+import os
 import platform
 
-__all__ = ["PYPY", "IMPLEMENTATION", "JIT_PARAMS", "tune_jit"]
+__all__ = ["PYPY", "IMPLEMENTATION", "JIT_PARAMS", "JIT_PARAMS_ENV", "tune_jit"]
 
 #: ``platform.python_implementation()``: ``"CPython"``, ``"PyPy"``, ...
 IMPLEMENTATION = platform.python_implementation()
@@ -28,12 +29,20 @@ PYPY = IMPLEMENTATION == "PyPy"
 #: The search and the capture search recurse at every node, and unrolling seven
 #: levels of them made the first search of a fresh process spend about half its
 #: time tracing and compiling (measured in BENCHMARKS.md).
-JIT_PARAMS = "max_unroll_recursion=1"
+JIT_PARAMS = "max_unroll_recursion=1,trace_limit=10000"
+
+#: Environment variable that replaces :data:`JIT_PARAMS` (for measurements;
+#: empty: keep PyPy's defaults).
+JIT_PARAMS_ENV = "DRAUGHTS_PYPY_JIT"
 
 
 def tune_jit() -> bool:
-    """Apply :data:`JIT_PARAMS` to PyPy's JIT; False (and nothing done) elsewhere."""
-    if not PYPY:
+    """Apply :data:`JIT_PARAMS` (or ``$DRAUGHTS_PYPY_JIT``) to PyPy's JIT.
+
+    False (and nothing done) on other interpreters or when the variable is empty.
+    """
+    params = os.environ.get(JIT_PARAMS_ENV, JIT_PARAMS).strip()
+    if not PYPY or not params:
         return False
     try:
         # PyPy's built-in module (part of PyPy's standard library, unknown to
@@ -41,7 +50,7 @@ def tune_jit() -> bool:
         pypyjit = importlib.import_module("pypyjit")
     except ImportError:  # pragma: no cover - a PyPy built without the JIT
         return False
-    pypyjit.set_param(JIT_PARAMS)
+    pypyjit.set_param(params)
     return True
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Tuple
 
+from ..runtime import PYPY
 from ..variants import Variant, get_variant
 from .captures import CaptureSearch, make_capture_search
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
-from .quiet import make_count_quiet, make_quiet_moves
+from .quiet import make_count_quiet, make_quiet_moves, make_quiet_moves_traced
 from .rules import Family, GeneratorRules, RawMove
 from .short import make_short_family
 from .tables import MoveTables
@@ -60,16 +61,19 @@ class MoveGenerator:
       for notation (slow path).
     """
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, traced: bool = PYPY) -> None:
+        """``traced``: the hot functions in the shape PyPy's JIT wants (the default on
+        PyPy, see :mod:`~draughts_engine.runtime`); the moves and their order are the same."""
         self.variant = variant
+        self.traced = traced
         rules = GeneratorRules(variant)
         self.geometry = rules.geometry
         tables = MoveTables(rules)
         capture_sources = make_capture_sources(rules)
         search = make_capture_search(rules)
-        quiet_moves = make_quiet_moves(rules, tables)
+        quiet_moves = (make_quiet_moves_traced if traced else make_quiet_moves)(rules, tables)
         if rules.short_family:
-            family = make_short_family(rules, tables, search, capture_sources)
+            family = make_short_family(rules, tables, search, capture_sources, traced)
         else:
             family = make_general_family(search, capture_sources, quiet_moves,
                                          make_count_quiet(rules))
@@ -82,7 +86,7 @@ class MoveGenerator:
         self.play = play
 
     def __repr__(self) -> str:
-        return f"MoveGenerator({self.variant!r})"
+        return f"MoveGenerator({self.variant!r}, traced={self.traced})"
 
 
 def make_general_family(search: CaptureSearch, capture_sources: PositionFn,

@@ -18,7 +18,7 @@ from ..bitboard import popcount
 from .rules import GeneratorRules, RawMove
 from .tables import MoveTables
 
-__all__ = ["make_quiet_moves", "make_count_quiet"]
+__all__ = ["make_quiet_moves", "make_quiet_moves_traced", "make_count_quiet"]
 
 
 def make_quiet_moves(rules: GeneratorRules,
@@ -80,6 +80,74 @@ def make_quiet_moves(rules: GeneratorRules,
         return out
 
     return quiet_moves
+
+
+def make_quiet_moves_traced(rules: GeneratorRules,
+                            tables: MoveTables) -> Callable[[int, int, int, bool], List[RawMove]]:
+    """:func:`make_quiet_moves` shaped for PyPy's JIT: the same moves in the same order.
+
+    The loops over the two step directions are written out, so each loop the
+    JIT compiles is one ``while`` over the bits of a mask.
+    """
+    board, half, half1, flying = rules.board, rules.half, rules.half1, rules.flying
+    white_step_left, white_step_right = tables.white_step_left, tables.white_step_right
+    black_step_left, black_step_right = tables.black_step_left, tables.black_step_right
+
+    def quiet_moves_traced(white: int, black: int, kings: int,
+                           white_to_move: bool) -> List[RawMove]:
+        empty = board ^ white ^ black
+        out: List[RawMove] = []
+        if white_to_move:
+            own_kings = white & kings
+            men = white ^ own_kings
+            tl, tr = (men >> half1) & empty, (men >> half) & empty
+            left, right = white_step_left, white_step_right
+        else:
+            own_kings = black & kings
+            men = black ^ own_kings
+            tl, tr = (men << half1) & empty, (men << half) & empty
+            left, right = black_step_left, black_step_right
+        while tl:
+            b = tl & -tl
+            tl ^= b
+            out.append(left[b])
+        while tr:
+            b = tr & -tr
+            tr ^= b
+            out.append(right[b])
+        if own_kings:
+            king_steps(own_kings, empty, half1, out)
+            king_steps(own_kings, empty, half, out)
+        return out
+
+    def king_steps(own_kings: int, empty: int, s: int, out: List[RawMove]) -> None:
+        """Append the kings' quiet moves along the shift ``s``: up (``>> s``), then down."""
+        t = (own_kings >> s) & empty
+        dist = s
+        while t:
+            rest = t
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                out.append((b << dist, b, 0, False))
+            if not flying:
+                break
+            t = (t >> s) & empty
+            dist += s
+        t = (own_kings << s) & empty
+        dist = s
+        while t:
+            rest = t
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                out.append((b >> dist, b, 0, False))
+            if not flying:
+                break
+            t = (t << s) & empty
+            dist += s
+
+    return quiet_moves_traced
 
 
 def make_count_quiet(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:

@@ -27,11 +27,13 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ..bitboard import popcount
+from ..runtime import PYPY
 from .captures import CaptureSearch
 from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
 
 __all__ = ["make_short_family", "make_short_count_after", "make_short_moves",
+           "make_short_moves_traced",
            "make_short_men_captures", "make_count_short_men_captures"]
 
 
@@ -269,13 +271,98 @@ def make_short_moves(rules: GeneratorRules, tables: MoveTables, captures: Captur
     return moves_short
 
 
+def make_short_moves_traced(rules: GeneratorRules, tables: MoveTables, captures: CaptureSearch,
+                            capture_sources: Callable[[int, int, int, bool], int],
+                            short_men_captures: Callable[..., None]
+                            ) -> Callable[[int, int, int, bool], List[RawMove]]:
+    """:func:`make_short_moves` shaped for PyPy's JIT: the same moves in the same order.
+
+    Men's steps come one bit at a time from the step tables (left steps in bit
+    order, then right steps, as the chunk tables give them): a loop the JIT
+    compiles, where unpacking eight chunk tuples into a list is slow on PyPy.
+    """
+    board, half, half1, top, bottom = rules.board, rules.half, rules.half1, rules.top, rules.bottom
+    all_captures = captures.all_captures
+    white_jumps, white_hops = tables.white_jumps, tables.white_hops
+    black_jumps, black_hops = tables.black_jumps, tables.black_hops
+    white_left, white_right = tables.white_step_left, tables.white_step_right
+    black_left, black_right = tables.black_step_left, tables.black_step_right
+
+    def moves_short_traced(white: int, black: int, kings: int,
+                           white_to_move: bool) -> List[RawMove]:
+        """See :func:`make_short_moves`."""
+        empty = board ^ white ^ black
+        if white_to_move:
+            own_kings = white & kings
+            jl = (((white >> half1) & black) >> half1) & empty
+            jr = (((white >> half) & black) >> half) & empty
+            if own_kings:
+                if jl | jr or ((((own_kings << half1) & black) << half1)
+                               | (((own_kings << half) & black) << half)) & empty:
+                    return all_captures(white, black, kings, True,
+                                        capture_sources(white, black, kings, True), None)
+            elif jl | jr:
+                out: List[RawMove] = []
+                onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
+                short_men_captures(jl, jr, black, empty, onward, white_jumps, white_hops, top, out)
+                return out
+            men = white ^ own_kings
+            tl, tr = (men >> half1) & empty, (men >> half) & empty
+            left, right = white_left, white_right
+        else:
+            own_kings = black & kings
+            jl = (((black << half1) & white) << half1) & empty
+            jr = (((black << half) & white) << half) & empty
+            if own_kings:
+                if jl | jr or ((((own_kings >> half1) & white) >> half1)
+                               | (((own_kings >> half) & white) >> half)) & empty:
+                    return all_captures(white, black, kings, False,
+                                        capture_sources(white, black, kings, False), None)
+            elif jl | jr:
+                out = []
+                onward = (((empty >> half1) & white) >> half1) | (((empty >> half) & white) >> half)
+                short_men_captures(jl, jr, white, empty, onward, black_jumps, black_hops, bottom,
+                                   out)
+                return out
+            men = black ^ own_kings
+            tl, tr = (men << half1) & empty, (men << half) & empty
+            left, right = black_left, black_right
+        out = []
+        while tl:
+            b = tl & -tl
+            tl ^= b
+            out.append(left[b])
+        while tr:
+            b = tr & -tr
+            tr ^= b
+            out.append(right[b])
+        if own_kings:
+            for s in (half1, half):
+                t = (own_kings >> s) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    out.append((b << s, b, 0, False))
+                t = (own_kings << s) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    out.append((b >> s, b, 0, False))
+        return out
+
+    return moves_short_traced
+
+
 def make_short_family(rules: GeneratorRules, tables: MoveTables, captures: CaptureSearch,
-                      capture_sources: Callable[[int, int, int, bool], int]) -> Family:
-    """The English family's ``moves``, ``count`` and ``count_after`` (see :class:`Family`)."""
+                      capture_sources: Callable[[int, int, int, bool], int],
+                      traced: bool = PYPY) -> Family:
+    """The English family's ``moves``, ``count`` and ``count_after`` (see :class:`Family`);
+    ``traced``: ``moves`` in the shape PyPy's JIT wants (:func:`make_short_moves_traced`)."""
     count_short_after = make_short_count_after(rules, captures.count_captures,
                                                make_count_short_men_captures(rules))
-    moves_short = make_short_moves(rules, tables, captures, capture_sources,
-                                   make_short_men_captures(rules))
+    make_moves = make_short_moves_traced if traced else make_short_moves
+    moves_short = make_moves(rules, tables, captures, capture_sources,
+                             make_short_men_captures(rules))
 
     def count_short(white: int, black: int, kings: int, white_to_move: bool) -> int:
         """``len(moves(...))``: a null move by the other side, then its replies."""

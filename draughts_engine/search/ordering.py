@@ -17,9 +17,11 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from ..movegen import RawMove
+from ..runtime import PYPY
 
 __all__ = ["LMR", "lmr_table", "Killers", "new_killers", "age_history", "MoveOrdering",
-           "make_move_ordering", "capture_size"]
+           "make_move_ordering", "make_move_ordering_keyed", "make_move_ordering_traced",
+           "make_remember", "sort_descending", "capture_size"]
 
 #: Killer moves per ply: ``killers[ply] == [newest, older]`` (None: empty slot).
 Killers = List[List[Optional[RawMove]]]
@@ -61,6 +63,27 @@ def capture_size(kings: int) -> Callable[[RawMove], int]:
     return lambda m: pc(m[2]) + pc(m[2] & kings)
 
 
+def sort_descending(moves: List[RawMove], scores: List[int]) -> None:
+    """Sort ``moves`` in place by ``scores`` (same length, changed too), highest first.
+
+    Stable, like ``moves.sort(key=..., reverse=True)``: equal scores keep their
+    order.  An insertion sort over a handful of moves: on PyPy the JIT traces
+    it, where ``list.sort(key=...)`` calls back into Python once per move.
+    """
+    for i in range(1, len(moves)):
+        score = scores[i]
+        j = i - 1
+        if scores[j] >= score:
+            continue
+        move = moves[i]
+        while j >= 0 and scores[j] < score:
+            scores[j + 1] = scores[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        scores[j + 1] = score
+        moves[j + 1] = move
+
+
 class MoveOrdering(NamedTuple):
     """The ordering closures of one search (see :func:`make_move_ordering`)."""
 
@@ -70,10 +93,28 @@ class MoveOrdering(NamedTuple):
     #: ``remember(move, kl, depth)``: a quiet ``move`` refuted its node at ``depth``:
     #: make it the ply's first killer and raise its history score by ``depth ** 2``.
     remember: Callable[[RawMove, List[Optional[RawMove]], int], None]
+    #: ``sort_captures(moves, kings)``: sort captures in place, larger first (pieces
+    #: taken, kings twice; equal ones keep their order).
+    sort_captures: Callable[[List[RawMove], int], None]
 
 
-def make_move_ordering(history: Dict[int, int], majority: bool) -> MoveOrdering:
-    """The ordering of one search over the (shared, mutable) ``history`` table."""
+def _put_first(moves: List[RawMove], tt_move: Optional[RawMove],
+               kl: Optional[List[Optional[RawMove]]]) -> None:
+    """Move the killers of ``kl`` (older first, so the newest ends first) and then
+    ``tt_move`` to the front of ``moves`` when they are in it."""
+    if kl is not None:
+        for killer in (kl[1], kl[0]):
+            if killer is not None and killer != tt_move and killer in moves:
+                moves.remove(killer)
+                moves.insert(0, killer)
+    if tt_move is not None and tt_move in moves:
+        moves.remove(tt_move)
+        moves.insert(0, tt_move)
+
+
+def make_move_ordering_keyed(history: Dict[int, int], majority: bool) -> MoveOrdering:
+    """The ordering of one search over the (shared, mutable) ``history`` table,
+    shaped for CPython: ``list.sort`` with a key function."""
     hist_get = history.get
 
     def history_key(m: RawMove) -> int:
@@ -94,6 +135,39 @@ def make_move_ordering(history: Dict[int, int], majority: bool) -> MoveOrdering:
             moves.remove(tt_move)
             moves.insert(0, tt_move)
 
+    def sort_captures(moves: List[RawMove], kings: int) -> None:
+        moves.sort(key=capture_size(kings), reverse=True)
+
+    return MoveOrdering(order, make_remember(history), sort_captures)
+
+
+def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOrdering:
+    """The same ordering as :func:`make_move_ordering_keyed`, shaped for PyPy's JIT:
+    scores in a list and :func:`sort_descending` (no key callbacks, no closure per call)."""
+    hist_get = history.get
+    pc = popcount
+
+    def sort_captures(moves: List[RawMove], kings: int) -> None:
+        sort_descending(moves, [pc(m[2]) + pc(m[2] & kings) for m in moves])
+
+    def order(moves: List[RawMove], capture: int, kings: int, tt_move: Optional[RawMove],
+              kl: List[Optional[RawMove]]) -> None:
+        if capture:
+            if not majority:
+                sort_descending(moves, [pc(m[2]) + pc(m[2] & kings) for m in moves])
+            _put_first(moves, tt_move, None)
+        else:
+            sort_descending(moves, [hist_get(m[0] - m[1], 0) for m in moves])
+            _put_first(moves, tt_move, kl)
+
+    return MoveOrdering(order, make_remember(history), sort_captures)
+
+
+def make_remember(history: Dict[int, int]) -> Callable[[RawMove, List[Optional[RawMove]], int],
+                                                         None]:
+    """``remember`` of :class:`MoveOrdering` over the ``history`` table."""
+    hist_get = history.get
+
     def remember(move: RawMove, kl: List[Optional[RawMove]], depth: int) -> None:
         if kl[0] != move:
             kl[1] = kl[0]
@@ -101,4 +175,10 @@ def make_move_ordering(history: Dict[int, int], majority: bool) -> MoveOrdering:
         key = move[0] - move[1]
         history[key] = hist_get(key, 0) + depth * depth
 
-    return MoveOrdering(order, remember)
+    return remember
+
+
+#: ``make_move_ordering(history, majority) -> MoveOrdering``: the ordering of one
+#: search, in the shape the running interpreter wants (chosen once, see
+#: :mod:`~draughts_engine.runtime`); both give the same order.
+make_move_ordering = make_move_ordering_traced if PYPY else make_move_ordering_keyed

@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 from ..movegen import MoveGenerator, RawMove
 from .budget import POLL_NODES, SearchBudget
 from .interface import MATE_BOUND, WIN
-from .ordering import LMR, Killers, capture_size, make_move_ordering
+from .ordering import LMR, Killers, make_move_ordering
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["TreeSearch", "make_tree_search", "make_repetition_test", "MAX_PLY", "INFINITY",
@@ -117,7 +117,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     tt_get = tt.get
     capacity = table.capacity
     make_room = table.make_room
-    order, remember = make_move_ordering(history, majority)
+    order, remember, sort_captures = make_move_ordering(history, majority)
     pvt: List[tuple] = [()] * (MAX_PLY + 2)
     lmr = LMR
     WIN_ = WIN
@@ -163,7 +163,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         if has_capture(w, b, k, wtm):
             moves = moves_of(w, b, k, wtm)
             if len(moves) > 1 and not majority:
-                moves.sort(key=capture_size(k), reverse=True)
+                sort_captures(moves, k)
             best = -INFINITY
             nwtm = not wtm
             for m in moves:
