@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Tuple
 
-from .runtime import PYPY
+from .runtime import TRACED
 
 __all__ = ["Geometry", "geometry", "popcount", "popcount_bin", "popcount_swar", "iter_bits",
            "Bitboard", "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
@@ -54,8 +54,8 @@ def popcount_swar(x: int) -> int:
 
 #: ``popcount(x)``: the number of set bits of a bitboard, chosen once per interpreter:
 #: ``int.bit_count`` on CPython 3.10+, :func:`popcount_bin` on CPython 3.9,
-#: :func:`popcount_swar` on PyPy (see :mod:`.runtime`).
-if PYPY:
+#: :func:`popcount_swar` in the traced shape, PyPy's (:data:`.runtime.TRACED`).
+if TRACED:
     popcount = popcount_swar
 else:
     popcount = getattr(int, "bit_count", popcount_bin)

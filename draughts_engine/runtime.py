@@ -3,9 +3,9 @@
 CPython's interpreter and PyPy's tracing JIT want different shapes of hot
 code (CPython: few bytecodes, locals, C-level helpers such as
 ``int.bit_count``; PyPy: plain integer arithmetic and loops it can trace).
-The hot modules read :data:`PYPY` once, when they build their functions,
-and pick one shape; both shapes are importable and tested on either
-interpreter.
+The hot modules read :data:`TRACED` (PyPy's shape, by default on PyPy)
+once, when they build their functions, and pick one shape; both shapes are
+importable, give the same results, and are tested on either interpreter.
 
 On PyPy, importing this module also tunes the JIT once for the engine's
 deeply recursive searches (:data:`JIT_PARAMS`, see :func:`tune_jit`).
@@ -16,13 +16,23 @@ import importlib
 import os
 import platform
 
-__all__ = ["PYPY", "IMPLEMENTATION", "JIT_PARAMS", "JIT_PARAMS_ENV", "tune_jit"]
+__all__ = ["PYPY", "IMPLEMENTATION", "TRACED", "TRACED_ENV", "JIT_PARAMS", "JIT_PARAMS_ENV",
+           "tune_jit"]
 
 #: ``platform.python_implementation()``: ``"CPython"``, ``"PyPy"``, ...
 IMPLEMENTATION = platform.python_implementation()
 
-#: True when the engine runs on PyPy: the hot code then takes its JIT-friendly shape.
+#: True when the engine runs on PyPy.
 PYPY = IMPLEMENTATION == "PyPy"
+
+#: Environment variable that forces the shape of the hot code: ``1`` the
+#: traced (PyPy) shape, ``0`` the interpreted (CPython) shape; unset: the
+#: running interpreter's (for tests and measurements of either shape anywhere).
+TRACED_ENV = "DRAUGHTS_TRACED"
+
+#: True when the hot code takes the shape a tracing JIT wants (PyPy's); read
+#: once, at import, by every hot module.
+TRACED = os.environ.get(TRACED_ENV, "1" if PYPY else "0").strip() == "1"
 
 #: PyPy JIT parameters (``pypyjit.set_param``).  ``max_unroll_recursion``: how
 #: many levels of a recursive call the JIT inlines into one trace (default 7).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Tuple
 
-from ..runtime import PYPY
+from ..runtime import TRACED
 from ..variants import Variant, get_variant
 from .captures import CaptureSearch, make_capture_search
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
@@ -61,7 +61,7 @@ class MoveGenerator:
       for notation (slow path).
     """
 
-    def __init__(self, variant: Variant, traced: bool = PYPY) -> None:
+    def __init__(self, variant: Variant, traced: bool = TRACED) -> None:
         """``traced``: the hot functions in the shape PyPy's JIT wants (the default on
         PyPy, see :mod:`~draughts_engine.runtime`); the moves and their order are the same."""
         self.variant = variant

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ..bitboard import popcount
-from ..runtime import PYPY
+from ..runtime import TRACED
 from .captures import CaptureSearch
 from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
@@ -355,7 +355,7 @@ def make_short_moves_traced(rules: GeneratorRules, tables: MoveTables, captures:
 
 def make_short_family(rules: GeneratorRules, tables: MoveTables, captures: CaptureSearch,
                       capture_sources: Callable[[int, int, int, bool], int],
-                      traced: bool = PYPY) -> Family:
+                      traced: bool = TRACED) -> Family:
     """The English family's ``moves``, ``count`` and ``count_after`` (see :class:`Family`);
     ``traced``: ``moves`` in the shape PyPy's JIT wants (:func:`make_short_moves_traced`)."""
     count_short_after = make_short_count_after(rules, captures.count_captures,

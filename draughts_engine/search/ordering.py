@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from ..movegen import RawMove
-from ..runtime import PYPY
+from ..runtime import TRACED
 
 __all__ = ["LMR", "lmr_table", "Killers", "new_killers", "age_history", "MoveOrdering",
            "make_move_ordering", "make_move_ordering_keyed", "make_move_ordering_traced",
@@ -181,4 +181,4 @@ def make_remember(history: Dict[int, int]) -> Callable[[RawMove, List[Optional[R
 #: ``make_move_ordering(history, majority) -> MoveOrdering``: the ordering of one
 #: search, in the shape the running interpreter wants (chosen once, see
 #: :mod:`~draughts_engine.runtime`); both give the same order.
-make_move_ordering = make_move_ordering_traced if PYPY else make_move_ordering_keyed
+make_move_ordering = make_move_ordering_traced if TRACED else make_move_ordering_keyed

@@ -140,8 +140,10 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
     full collection) divided by ``entries``, rounded up to 16 bytes, is the
     figure: the same from one run to the next (about 15 ms).
     """
-    stats = getattr(gc, "get_stats", None)  # PyPy's
-    if stats is None:
+    stats = getattr(gc, "get_stats", None)
+    # PyPy's statistics keep their raw byte counts in ``_s`` (the public fields
+    # are formatted text); CPython's ``gc.get_stats`` is another thing.
+    if stats is None or not hasattr(stats(), "_s"):
         return None
 
     def used() -> int:
@@ -172,7 +174,7 @@ def entry_bytes(board_bits: int = 54) -> int:
         pass
     try:
         measured = entry_bytes_gc(board_bits)
-    except (AttributeError, TypeError):  # another interpreter's gc.get_stats
+    except (AttributeError, TypeError):  # another PyPy's statistics
         measured = None
     return measured if measured is not None else DEFAULT_ENTRY_BYTES
 
