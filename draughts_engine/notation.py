@@ -180,6 +180,15 @@ def parse_move(position, text: str) -> Move:
     The position is never changed.
     """
     squares, _ = parse_squares(text, position)
+    if len(squares) == 2:
+        raw = position.raw_moves()
+        if raw and not raw[0][2]:
+            # No capture on the board: a quiet move is named by its two squares alone.
+            bit = position.geometry.bit
+            start, end = bit(squares[0]), bit(squares[1])
+            for m in raw:
+                if m[0] == start and m[1] == end:
+                    return Move(squares[0], squares[1], (), bool(m[3]), (squares[0], squares[1]), m)
     matches = [move for move, paths in position.move_variants()
                if any(_is_subsequence(squares, path) for path in paths)]
     if not matches:

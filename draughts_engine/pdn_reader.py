@@ -6,7 +6,8 @@ and skips comments (``{...}``, ``;`` to the end of the line), variations
 (:func:`stream_records`) turns tokens into games through a small interface,
 so that this module needs no game class: ``make_game(variant, fen)`` returns
 an object with a ``tags`` dict and ``push(move_text)``; :mod:`.pdn` passes
-:class:`~.game.Game`.  Only the current game and its lines are held, so a
+:class:`~.game.Game`.  Without ``make_game`` the moves are only collected as
+text, not replayed: many times faster, for tools that need tags and results.  Only the current game and its lines are held, so a
 file of a million games is read in the memory of one.
 
 Every problem is an :class:`InvalidPdnError` naming the source and the
@@ -136,13 +137,15 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
 class PdnGame:
     """One game read from PDN, with where it stands in its source.
 
-    ``game`` is the game record (None only when reading with ``strict=False``
-    and the header itself was bad); ``tags`` the tags as read (the game's own
-    ``tags`` dict); ``result`` the result token that ended the movetext, None
-    when the game ended without one (a cut-off file, or the next game's tags);
-    ``line``/``end_line`` the 1-based lines of its first and last token;
-    ``text`` those lines as read; ``error`` (``strict=False`` only) the
-    problem that stopped it, its moves being those before the problem.
+    ``game`` is the game record (None when the moves are not replayed, or
+    when reading with ``strict=False`` and the header itself was bad);
+    ``tags`` the tags as read (the game's own ``tags`` dict); ``result`` the
+    result token that ended the movetext, None when the game ended without one
+    (a cut-off file, or the next game's tags); ``line``/``end_line`` the
+    1-based lines of its first and last token; ``text`` those lines as read;
+    ``move_texts`` the moves as written (move numbers, comments, NAGs and
+    ``!?`` suffixes left out); ``error`` (``strict=False`` only) the problem
+    that stopped it, its moves being those before the problem.
     """
 
     game: Any
@@ -152,6 +155,7 @@ class PdnGame:
     line: int
     end_line: int
     text: str
+    move_texts: Tuple[str, ...] = ()
     error: Optional[InvalidPdnError] = field(default=None)
 
 
@@ -236,7 +240,7 @@ class _Lines:
         return "".join(line for number, line in self.kept if number <= end_line)
 
 
-def stream_records(pdn: PdnSource, make_game: MakeGame, variant: "Variant | str | None" = None,
+def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Variant | str | None" = None,
                    source: Optional[str] = None, strict: bool = True,
                    encoding: str = "utf-8") -> Iterator[PdnGame]:
     """Yield a :class:`PdnGame` per game of ``pdn``, in order, holding one game at a time.
@@ -246,7 +250,8 @@ def stream_records(pdn: PdnSource, make_game: MakeGame, variant: "Variant | str 
     input in errors (default: the path or file name, else ``<pdn>``).  With
     ``strict`` the first problem raises :class:`InvalidPdnError`; without, the
     game it is in is yielded with ``error`` set and reading goes on at the
-    next game.  Undecodable bytes always raise.
+    next game.  Undecodable bytes always raise.  With ``make_game`` None no
+    game is built: moves are neither replayed nor checked, FEN tags not read.
     """
     raw, handle, default_name = open_lines(pdn, encoding)
     name = source if source is not None else default_name
@@ -254,6 +259,11 @@ def stream_records(pdn: PdnSource, make_game: MakeGame, variant: "Variant | str 
     try:
         lines = _Lines(raw, name, encoding)
         yield from _Reader(make_game, default, name, strict, lines).run(tokens(lines, name))
+    except InvalidPdnError as exc:
+        if isinstance(pdn, str) and "\n" not in pdn and pdn.strip().lower().endswith(".pdn"):
+            raise InvalidPdnError(f"{exc} (a str is read as PDN text: pass a pathlib.Path "
+                                  "to read a file)") from None
+        raise
     finally:
         if handle is not None:
             handle.close()
@@ -262,7 +272,7 @@ def stream_records(pdn: PdnSource, make_game: MakeGame, variant: "Variant | str 
 class _Reader:
     """The state of one pass over the tokens: the open game and its header."""
 
-    def __init__(self, make_game: MakeGame, default: Optional[Variant], source: str,
+    def __init__(self, make_game: Optional[MakeGame], default: Optional[Variant], source: str,
                  strict: bool, lines: _Lines) -> None:
         self.make_game = make_game
         self.default = default
@@ -275,6 +285,7 @@ class _Reader:
         self.tags: Dict[str, str] = {}
         self.tag_lines: Dict[str, int] = {}
         self.game: Any = None
+        self.moves: List[str] = []
         self.in_movetext = False
         self.start_line = 0
         self.last_line = 0
@@ -295,12 +306,12 @@ class _Reader:
         self.last_line = line
 
     def _finish(self, result: Optional[str]) -> PdnGame:
-        if self.game is None and self.error is None:
+        if not self.in_movetext and self.error is None:
             self._open_game(self.last_line)  # a game with tags only
         if result is not None:
             self.tags.setdefault("Result", result)
         record = PdnGame(self.game, self.tags, result, self.source, self.start_line,
-                         self.last_line, self.lines.text(self.last_line), self.error)
+                         self.last_line, self.lines.text(self.last_line), tuple(self.moves), self.error)
         self._reset()
         return record
 
@@ -317,6 +328,8 @@ class _Reader:
             if variant is None:
                 self._problem(self.tag_lines["GameType"], f"unsupported GameType {clip(game_type)}")
                 return
+        if self.make_game is None:
+            return
         fen = self.tags.get("FEN") or None
         try:
             game = self.make_game(variant or get_variant("english"), fen)
@@ -361,9 +374,13 @@ class _Reader:
             move = _clean_move_word(text)
             if not move or move.isdigit():
                 continue  # a move number such as "12." or "12..."
+            self.moves.append(move)
+            if self.game is None:
+                continue
             try:
                 self.game.push(move)
             except DraughtsError as exc:
+                self.moves.pop()
                 self._problem(line, f"move {clip(text)}: {exc}")
         if self.start_line:
             yield self._finish(None)

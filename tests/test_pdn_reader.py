@@ -268,3 +268,23 @@ def test_memory_does_not_grow_with_the_number_of_games() -> None:
     peak(5)                                   # caches filled on first use are not the reader's
     small, large = peak(20), peak(400)        # about 11 KB each; a list of 400 games takes 1.2 MB
     assert large < 2 * small + 50_000, (small, large)
+
+
+def test_move_texts_are_the_moves_as_written() -> None:
+    (record,) = stream_games('[GameType "25"]\n1. c3-d4! {good} f6-g5 $2 2.d4-e5 *')
+    assert record.move_texts == ("c3-d4", "f6-g5", "d4-e5")
+    assert [m.pdn() for m in record.game.moves] == ["22-18", "11-16", "18-15"]
+
+
+def test_without_replay_no_game_is_built_and_moves_are_not_checked() -> None:
+    text = collection(2) + '[Event "nonsense"]\n1. 11-19 99-100 *\n'
+    records = list(stream_games(text, replay=False))
+    assert [r.game for r in records] == [None, None, None]
+    assert records[2].move_texts == ("11-19", "99-100") and records[2].result == "*"
+    with pytest.raises(InvalidPdnError):          # the bracket syntax is still read
+        list(stream_games("1. 11-15 } *", replay=False))
+
+
+def test_a_file_name_given_as_text_gets_a_hint() -> None:
+    with pytest.raises(InvalidPdnError, match="pathlib.Path"):
+        read_games("games/club.pdn")
