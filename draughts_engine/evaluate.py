@@ -27,6 +27,13 @@ Evaluators, looked up by name with :func:`evaluator`:
 ``Evaluator.explain`` lists ``(term, value)`` pairs whose sum is exactly the
 evaluation.  Module helpers :func:`evaluate` and :func:`explain` take a
 :class:`~.position.Position`.
+
+>>> from draughts_engine.position import Position
+>>> p = Position.from_fen("W:WK28:B3", "international")
+>>> dict(explain(p))["material"] == p.variant.king_value - MAN_VALUE
+True
+>>> evaluate(p) == sum(value for _, value in explain(p))
+True
 """
 from __future__ import annotations
 

@@ -13,6 +13,18 @@ written in the variant's notation unless asked otherwise: numbers for
 English and International, algebraic for Russian and Brazilian (``c3-d4``,
 ``c3xe5``, ``[FEN "W:Wa1,c3:Bh8"]``), as their federations, lidraughts and
 pydraughts write them.
+
+>>> from draughts_engine.game import Game
+>>> game = Game("russian")
+>>> _ = game.push_all(["c3-d4", "f6-g5"])
+>>> print(write_game(game, {"Event": "demo"}).rstrip())   # doctest: +ELLIPSIS
+[Event "demo"]
+...
+[GameType "25"]
+<BLANKLINE>
+1. c3-d4 f6-g5 *
+>>> write_game(game, notation="numeric").rstrip().splitlines()[-1]
+'1. 22-18 11-16 *'
 """
 from __future__ import annotations
 
