@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import DraughtsError, InvalidPdnError, clip
-from .variants import Variant, get_variant, variant_for_game_type
+from .variants import ENGLISH, Variant, get_variant, variant_for_game_type
 
 __all__ = ["Token", "PdnGame", "tokens", "stream_records", "open_lines", "RESULT_TOKENS",
            "PdnSource"]
@@ -332,7 +332,7 @@ class _Reader:
             return
         fen = self.tags.get("FEN") or None
         try:
-            game = self.make_game(variant or get_variant("english"), fen)
+            game = self.make_game(variant or ENGLISH, fen)  # PDN without GameType: English
         except DraughtsError as exc:
             self._problem(self.tag_lines.get("FEN", line), str(exc))
             return
