@@ -10,8 +10,8 @@ Two notations (see :data:`~.variants.NOTATIONS`):
   players, lidraughts and pydraughts write.
 
 Output: :func:`format_move` and :func:`square_text` write either; ``None``
-asks for the variant's own notation (``Variant.notation``).  ``Move.pdn()``
-is always numeric.
+(their default) asks for the variant's own notation (``Variant.notation``).
+``Move.pdn()`` and ``Position.fen()`` stay numeric unless asked.
 
 Input accepts both notations on 8x8 boards, mixed freely, with ``-``, ``x``
 or ``:`` (the Russian federation's capture sign) between squares:
@@ -88,8 +88,13 @@ def resolve_notation(notation: Optional[str], variant: Variant) -> str:
     return notation
 
 
-def square_text(square: int, variant: Variant, notation: Optional[str] = NUMERIC) -> str:
-    """Text of PDN square ``square``: ``22`` or (algebraic) ``c3``."""
+def square_text(square: int, variant: Variant, notation: Optional[str] = None) -> str:
+    """Text of PDN square ``square``: ``22`` or (algebraic) ``c3``; None: the variant's notation.
+
+    >>> from draughts_engine.variants import get_variant
+    >>> square_text(22, get_variant("russian")), square_text(22, get_variant("russian"), "numeric")
+    ('c3', '22')
+    """
     if resolve_notation(notation, variant) == ALGEBRAIC:
         return geometry(variant.size).algebraic(square)
     return str(square)
