@@ -154,8 +154,8 @@ class PdnGame:
     source: str
     line: int
     end_line: int
-    text: str
-    move_texts: Tuple[str, ...] = ()
+    text: str = field(repr=False)
+    move_texts: Tuple[str, ...] = field(default=(), repr=False)
     error: Optional[InvalidPdnError] = field(default=None)
 
 
