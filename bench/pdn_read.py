@@ -119,7 +119,7 @@ def main() -> int:
             count, seconds = timed(run)
             peak = traced_peak_mb(run)
             print(f"{name:10} {count:>8} {seconds:>8.2f} {count / seconds:>9.0f} {peak:>15.1f}"
-                  f" {max_rss_mb():>11.0f}")
+                  f" {max_rss_mb():>11.0f}", flush=True)
     return 0
 
 
