@@ -126,6 +126,9 @@ class Variant:
     pdn_results: Tuple[str, str, str] = ("1-0", "0-1", "1/2-1/2")
     """PDN result tokens for a White win, a Black win and a draw (International
     uses the points of the scoresheet: ``2-0``, ``0-2``, ``1-1``)."""
+    published_perft: Tuple[int, ...] = ()
+    """Perft counts of the start position published by the rules community,
+    depth 1 upwards (the conformance suite judges engines against them)."""
 
     @property
     def squares(self) -> int:
@@ -163,6 +166,7 @@ ENGLISH = Variant(
     draw=DrawRules(repetitions=3, no_progress_plies=80),
     aliases=("american", "checkers", "english-checkers"),
     king_value=150, notation=NUMERIC, hub_names=("english", "american"),
+    published_perft=(7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564),
 )
 RUSSIAN = Variant(
     name="russian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
@@ -171,6 +175,7 @@ RUSSIAN = Variant(
                    three_vs_one_all_kings=True),
     aliases=("shashki",),
     king_value=250, notation=ALGEBRAIC, hub_names=("russian",), white_side_numbers=True,
+    published_perft=(7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032),
 )
 BRAZILIAN = Variant(
     name="brazilian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
@@ -178,6 +183,7 @@ BRAZILIAN = Variant(
     draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
     aliases=("brazil",),
     king_value=250, notation=ALGEBRAIC, hub_names=("brazilian",), white_side_numbers=True,
+    published_perft=(7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022),
 )
 INTERNATIONAL = Variant(
     name="international", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
@@ -186,6 +192,7 @@ INTERNATIONAL = Variant(
     aliases=("standard", "normal", "polish", "10x10"),
     king_value=300, notation=NUMERIC, hub_names=("normal", "international"),
     pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763),
 )
 
 VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)}

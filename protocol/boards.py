@@ -15,13 +15,11 @@ or raises :class:`SessionError` and leaves the board exactly as it was.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Type
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
-from draughts_engine.games import GameInputError
-from draughts_engine.games.tatedrez import Tatedrez
-from draughts_engine.games.tictactoe import TicTacToe
+from draughts_engine.games import SMALL_GAME_NAMES, GameInputError, small_game
 from draughts_engine.perft import divide
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import get_variant
@@ -37,7 +35,7 @@ InfoCallback = Callable[[SearchInfo], None]
 #: (best move, ponder move) as the board's move values; best is None without a legal move.
 SearchOutcome = Tuple[Optional[Any], Optional[Any]]
 
-SMALL_GAMES: Dict[str, type] = {"tictactoe": TicTacToe, "tatedrez": Tatedrez}
+SMALL_GAMES: Tuple[str, ...] = SMALL_GAME_NAMES
 
 
 class SessionError(ValueError):
@@ -230,7 +228,7 @@ class SmallGameBoard(Board):
 
     def __init__(self, name: str) -> None:
         self.variant_name = name
-        self.state_class: Type = SMALL_GAMES[name]
+        self.state_class: Type = small_game(name)
         self.states: List = [self.state_class.start()]
 
     @property

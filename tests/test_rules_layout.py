@@ -1,5 +1,5 @@
-"""The shape of draughts_engine: imports run one way (no cycles, counting imports inside
-functions too), and per-variant facts live in variants.py only."""
+"""The shape of the code: imports run one way in draughts_engine and protocol (no cycles,
+counting imports inside functions too), and per-variant facts live in variants.py only."""
 from __future__ import annotations
 
 import ast
@@ -7,12 +7,18 @@ import re
 from pathlib import Path
 from typing import Dict, List, Set
 
-PACKAGE = Path(__file__).resolve().parent.parent / "draughts_engine"
-VARIANT_NAMES = ("english", "russian", "brazilian", "international")
+import pytest
+
+from draughts_engine.variants import VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "draughts_engine"
+PACKAGES = (PACKAGE, ROOT / "protocol")
+VARIANT_NAMES = tuple(VARIANTS)
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -38,8 +44,9 @@ def imports_of(path: Path, known: Set[str]) -> Set[str]:
     return found
 
 
-def test_no_import_cycles_in_draughts_engine() -> None:
-    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_no_import_cycles(package: Path) -> None:
+    paths = {module_name(p): p for p in package.rglob("*.py")}
     graph: Dict[str, Set[str]] = {name: imports_of(path, set(paths)) for name, path in paths.items()}
     for name in graph:  # a package's __init__ importing its children is not a cycle
         graph[name] = {d for d in graph[name] if not name.startswith(d + ".")}
@@ -63,14 +70,15 @@ def test_game_and_pdn_do_not_import_each_other() -> None:
     assert "draughts_engine.pdn" not in imports_of(PACKAGE / "game.py", known)
 
 
-def test_no_variant_name_compared_outside_variants() -> None:
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_no_variant_name_compared_outside_variants(package: Path) -> None:
     names = "|".join(VARIANT_NAMES)
     compare = re.compile(rf"""(==|!=|\bin)\s*\(?\s*["']({names})["']|["']({names})["']\s*:""")
     offenders = []
-    for path in PACKAGE.rglob("*.py"):
+    for path in package.rglob("*.py"):
         if path.name == "variants.py":
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if compare.search(line) and ">>>" not in line:
-                offenders.append(f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}")
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)

@@ -32,8 +32,26 @@ __all__ = [
     "BOARD_WIDTH", "SQUARE_COUNT", "FILES", "RANKS", "EMPTY", "SQUARE_NAMES", "SQUARE_INDEX",
     "LINES", "LINES_THROUGH", "ONGOING_RESULT",
     "square_name", "parse_square", "has_line", "parse_board_field", "board_field",
-    "board_diagram", "result_for",
+    "board_diagram", "result_for", "SMALL_GAME_NAMES", "small_game",
 ]
+
+SMALL_GAME_NAMES: Tuple[str, ...] = ("tictactoe", "tatedrez")
+"""The small games by name (the ``Variant`` option's values besides the draughts variants)."""
+
+
+def small_game(name: str) -> type:
+    """The state class of the small game ``name`` (one of :data:`SMALL_GAME_NAMES`).
+
+    >>> small_game("tictactoe").start().side_to_move
+    'x'
+    """
+    if name == "tictactoe":
+        from .tictactoe import TicTacToe
+        return TicTacToe
+    if name == "tatedrez":
+        from .tatedrez import Tatedrez
+        return Tatedrez
+    raise KeyError(name)
 
 GameInputError = DraughtsError
 """Base class of the errors for text a game cannot accept (the rules core's
