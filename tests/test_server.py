@@ -318,7 +318,7 @@ def test_notation_option_writes_squares_as_the_client_asked(engine: Engine) -> N
     engine.position(moves=["c3-d4"])                  # input takes every notation
     assert engine.go(SearchLimits(depth=2)).bestmove[0].isdigit()   # numbers by default
     d = display(engine)
-    assert d["fen"].startswith("B:W21") and all(t[0].isdigit() for t in d["legal"].split())
+    assert d["fen"].startswith("B:W18,21") and all(t[0].isdigit() for t in d["legal"].split())
     engine.set_option("Notation", "variant")          # Russian's own: algebraic
     assert engine.go(SearchLimits(depth=2)).bestmove[0].isalpha()
     d = display(engine)
