@@ -99,11 +99,12 @@ def _state_line(outcome: Optional[str], code: str) -> str:
 
 
 def _fen_reason(exc: Exception, fen: str) -> str:
-    """The reason of a FEN error without the FEN itself (the error line quotes it once)."""
+    """The reason of a FEN error without the FEN itself (the error line quotes it once):
+    the rules core writes ``FEN '<the FEN, cut to 64 characters>': <reason>``."""
     reason = str(exc)
-    for quoted in (repr(fen), f"'{fen}'", f'"{fen}"'):
-        reason = reason.replace(f"FEN {quoted}: ", "").replace(quoted, "the FEN")
-    return reason
+    if reason.startswith("FEN '") and "': " in reason:
+        reason = reason.split("': ", 1)[1]
+    return show_token(reason)
 
 
 class DraughtsBoard(Board):
