@@ -132,10 +132,17 @@ class Server:
                 self.job = None
 
     # ---- main loop ---------------------------------------------------------------
-    def run(self) -> int:
-        """Serve until ``quit`` or end of input; return the exit status (0)."""
+    def run(self, hub: bool = False) -> int:
+        """Serve until ``quit`` or end of input; return the exit status (0).
+
+        ``hub``: speak Hub v2 from the start (``draughts-engine hub``, as Scan is started);
+        the client's own first ``hub`` line is then answered like any ``hub`` command.
+        """
         reader = threading.Thread(target=self._read_loop, name="reader", daemon=True)
         reader.start()
+        if hub:
+            from .hub.server import HubServer
+            return HubServer(self, greet=False).run()
         while True:
             item = self._lines.get()
             if item is _EOF:
@@ -313,13 +320,14 @@ class Server:
 
 
 USAGE = """\
-usage: python3 -m protocol [--dxp [DXP OPTIONS]] [--version] [--help]
+usage: python3 -m protocol [hub | --dxp [DXP OPTIONS] | --version | --help]
        (console script: draughts-engine)
 
 Without options the engine speaks the text protocol of PROTOCOL.md on stdin/stdout:
 one command per line (uci, isready, position, go, stop, quit, ...).
-Hub mode: send "hub" as the first line and the engine speaks Hub v2, the protocol of
-Scan and the draughts GUIs (PROTOCOL.md section 10).
+Hub mode: send "hub" as the first line, or start it as "python3 -m protocol hub" (as
+Scan is started), and the engine speaks Hub v2, the protocol of Scan and the draughts
+GUIs (PROTOCOL.md section 10).
 DXP: "--dxp [--host 127.0.0.1] [--port 27531]" waits for DamExchange games over TCP
 (PROTOCOL.md section 11; "python3 -m protocol --dxp --help" lists its options).
 
@@ -347,13 +355,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args[0] == "--dxp":
             from .dxp import main as dxp_main
             return dxp_main(args[1:])
+        if args == ["hub"]:
+            return _serve(hub=True)
         shown = cmd.show_token(args[0])
         return _say(f"draughts-engine: unknown option '{shown}' (try --help)", sys.stderr, 2)
+    return _serve(hub=False)
+
+
+def _serve(hub: bool) -> int:
+    """Serve stdin/stdout until the end, then leave the process (see the end)."""
     sys.setswitchinterval(0.001)  # keep isready/stop answers prompt during a search
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
     server = Server(sys.stdin.buffer, stdout)
     try:
-        status = server.run()
+        status = server.run(hub=hub)
     except KeyboardInterrupt:
         status = 130
     except Exception as exc:  # the last guard: a bug ends the process with one line, no traceback

@@ -37,25 +37,27 @@ class Session:
         self.board: Board = new_board(variant)
         self.options.values["Variant"] = self.board.variant_name
         self._engine: Any = engine
+        self._engine_lock = threading.Lock()  # the engine is built once, whoever asks first
 
     # ---- engine ---------------------------------------------------------------------
     def engine(self) -> Any:
         """The search engine, built with the current options on first use."""
-        if self._engine is None:
-            from draughts_engine.search.engine import Engine
-            self._engine = Engine(hash_mb=int(self.options["Hash"]),
-                                  evaluation=str(self.options["Eval"]),
-                                  algorithm=str(self.options["Search"]))
-        return self._engine
+        with self._engine_lock:
+            if self._engine is None:
+                from draughts_engine.search.engine import Engine
+                self._engine = Engine(hash_mb=int(self.options["Hash"]),
+                                      evaluation=str(self.options["Eval"]),
+                                      algorithm=str(self.options["Search"]))
+            return self._engine
 
     def engine_if_built(self) -> Any:
         """The search engine if it was built, else None (nothing to tell it yet)."""
         return self._engine
 
     def ponderhit(self) -> None:
-        """The ponder move was played: tell a running ponder search."""
-        if self._engine is not None:
-            self._engine.ponderhit()
+        """The ponder move was played: tell the ponder search (the engine keeps the signal
+        for a search that has not started yet, so it is never lost)."""
+        self.engine().ponderhit()
 
     # ---- options --------------------------------------------------------------------
     def set_option(self, name: str, raw: Optional[str]) -> Tuple[str, Value]:

@@ -26,7 +26,7 @@ from draughts_engine.search.limits import SearchLimits
 from protocol.hub.wire import (HubSyntaxError, flip_move_text, flip_square, format_hub_line, hub_pos,
                           hub_score, parse_hub_line, position_from_hub_pos)
 from protocol.hub.client import HubEngine, hub_level_pairs, parse_hub_info
-from protocol.hub_conformance import run_hub_checks
+from protocol.conformance import run_hub_checks
 from protocol.server import Server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -659,3 +659,13 @@ def test_hub_conformance_checks_pass_for_our_engine() -> None:
 def test_hub_conformance_reports_an_engine_that_does_not_start() -> None:
     results = run_hub_checks([sys.executable, "-c", "import sys; sys.exit(3)"], timeout=2)
     assert results and not results[0][1]
+
+
+def test_started_with_the_hub_argument_it_speaks_hub_from_the_first_line() -> None:
+    # As Scan is started (`scan hub`) and as lidraughts-bot starts engines by default.
+    script = b"hub\ninit\npos start\nlevel depth=1\ngo think\nquit\n"
+    done = subprocess.run(SERVER + ["hub"], input=script, capture_output=True, timeout=60)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and done.stderr == b""
+    assert lines[0].startswith("id name=draughts-engine") and "wait" in lines and "ready" in lines
+    assert sum(line.startswith("done move=") for line in lines) == 1

@@ -250,10 +250,12 @@ def test_quit_during_search_writes_bestmove_and_exits_fast() -> None:
         started = time.monotonic()
         proc.stdin.write(b"quit\n")
         proc.stdin.flush()
-        status = proc.wait(timeout=5)
+        status = proc.wait(timeout=30)
         elapsed = time.monotonic() - started
         out = proc.stdout.read().decode()
-    assert status == 0 and elapsed < 2.0
+    # It does not wait for the infinite search: at most QUIT_WAIT (0.8 s) on a quiet host;
+    # the margin holds on a host five times slower (latency figures: bench/latency.py).
+    assert status == 0 and elapsed < 5.0
     assert out.splitlines()[-1].startswith("bestmove ")
 
 

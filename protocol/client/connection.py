@@ -88,15 +88,17 @@ class EngineConnection:
         *,
         cwd: Optional[str] = None,
         env: Optional[Mapping[str, str]] = None,
+        own_session: bool = False,
         handshake: bool = True,
         **options: Any,
     ) -> _C:
         """Start ``command`` and (by default) do the protocol's handshake.
 
-        ``options`` are the keyword arguments of the class. If the handshake fails the
-        process is reaped before the error propagates.
+        ``own_session``: see :meth:`ProcessTransport.spawn`. ``options`` are the keyword
+        arguments of the class. If the handshake fails the process is reaped before the
+        error propagates.
         """
-        transport = ProcessTransport.spawn(command, cwd=cwd, env=env)
+        transport = ProcessTransport.spawn(command, cwd=cwd, env=env, own_session=own_session)
         return cls._connect(transport, handshake, options)
 
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import io
+import os
 import subprocess
 import threading
 import time
@@ -126,8 +127,16 @@ class ProcessTransport(StreamTransport):
         self.process = process
 
     @classmethod
-    def spawn(cls, command: Sequence[str], **popen_kwargs: Any) -> "ProcessTransport":
-        """Start ``command`` with piped stdin, stdout and stderr."""
+    def spawn(cls, command: Sequence[str], *, own_session: bool = False,
+              **popen_kwargs: Any) -> "ProcessTransport":
+        """Start ``command`` with piped stdin, stdout and stderr.
+
+        ``own_session`` (POSIX): the engine gets a session and process group of its own, so
+        a Ctrl-C at the terminal does not reach it, and it can be killed with any children
+        of a wrapper script.  ``popen_kwargs`` go to :class:`subprocess.Popen`.
+        """
+        if own_session and os.name == "posix":
+            popen_kwargs["start_new_session"] = True
         process = subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,

@@ -204,8 +204,11 @@ class HubServer:
     nothing but the protocol, and some take any stderr output for a failure.
     """
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, greet: bool = True) -> None:
+        """``greet``: answer the ``hub`` line that brought the server here (the server
+        consumed it); False when the process was started in Hub mode."""
         self.server = server
+        self.greet = greet
         self.session = server.session
         self.job: Optional[_HubSearch] = None
         self._job_lock = threading.Lock()
@@ -310,7 +313,8 @@ class HubServer:
     def run(self) -> int:
         """Serve until ``quit`` or end of input; returns the exit status (0)."""
         self._open_log()
-        self._hub([])
+        if self.greet:
+            self._hub([])
         while True:
             item = self.server.next_item()
             if item is None:

@@ -1,0 +1,700 @@
+"""Game records for the front ends: one small interface over draughts and the small games.
+
+A :class:`GameRecord` is the moves played from a start position, with undo/redo, the result
+by the game's own rules, move texts in and out, a UI-neutral picture of the board
+(:class:`BoardView`) and PDN text. Two implementations:
+
+* :class:`DraughtsRecord` (English, Russian, Brazilian, International) on
+  :class:`draughts_engine.game.Game`: its draw rules (repetition, move counters) decide the
+  result, PDN is written and read by :mod:`draughts_engine.pdn`;
+* :class:`SmallGameRecord` (tic-tac-toe, Tatedrez) on the immutable states of
+  :mod:`draughts_engine.games`; their PDN-like files carry ``[Variant "tictactoe"]``.
+
+Sides are always called ``'white'`` and ``'black'``: the first player of tic-tac-toe (X) is
+``'white'``; :attr:`GameRecord.side_names` gives what a person should read (``X``/``O``).
+
+Every mutator succeeds completely or raises and leaves the record as it was. Move text that
+cannot be played raises :class:`MoveRejected` with a one-line ``reason`` and the legal moves.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from draughts_engine.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    IllegalMoveError,
+    InvalidMoveError,
+)
+from draughts_engine.game import Game
+from draughts_engine.games import GameInputError
+from draughts_engine.games.tatedrez import Drop, Step, Tatedrez
+from draughts_engine.games.tictactoe import TicTacToe
+from draughts_engine.move import Move
+from draughts_engine.notation import parse_squares
+from draughts_engine.pdn import read_games
+from draughts_engine.position import Position
+from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
+
+__all__ = [
+    "PlayError",
+    "MoveRejected",
+    "GameOverError",
+    "UndoRedoError",
+    "LoadError",
+    "Outcome",
+    "Cell",
+    "BoardView",
+    "GameRecord",
+    "DraughtsRecord",
+    "SmallGameRecord",
+    "VARIANTS",
+    "canonical_variant",
+    "new_record",
+    "records_from_text",
+]
+
+#: Every game the front ends play, by canonical name.
+VARIANTS: Tuple[str, ...] = variant_names() + ("tictactoe", "tatedrez")
+
+_SMALL_GAMES: Dict[str, type] = {"tictactoe": TicTacToe, "tatedrez": Tatedrez}
+_SMALL_ALIASES = {"tic-tac-toe": "tictactoe", "ttt": "tictactoe"}
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class PlayError(Exception):
+    """Base of the front ends' errors; ``str()`` is one line meant for a person."""
+
+
+class MoveRejected(PlayError):
+    """Move text that cannot be played here: ``reason`` (one line) and ``legal`` (move texts)."""
+
+    def __init__(self, reason: str, legal: Sequence[str]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.legal: Tuple[str, ...] = tuple(legal)
+
+
+class GameOverError(PlayError):
+    """A move was asked for after the game ended."""
+
+
+class UndoRedoError(PlayError):
+    """Nothing (or not enough) to undo or redo."""
+
+
+class LoadError(PlayError):
+    """A FEN, PDN text or file that cannot be loaded; the message names what and why."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game stands: ``winner`` is ``'white'``, ``'black'``, ``'draw'`` or None (ongoing).
+
+    ``reason`` says why it ended (empty while it goes on); ``score`` is the PDN result token
+    (``1-0``, ``0-1``, ``1/2-1/2``; International writes ``2-0``, ``0-2``, ``1-1``; ``*``).
+    """
+
+    winner: Optional[str]
+    reason: str
+    score: str
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square of a :class:`BoardView`.
+
+    ``row`` 0 is the top of the standard diagram (Black's side in draughts, rank 3 of the small
+    games) and ``col`` 0 its left. ``number`` is the PDN square number (draughts, playable squares
+    only); ``name`` the algebraic name (``c3``) on 8x8 draughts and 3x3 boards. ``piece`` is
+    ``w b W B`` (draughts men and kings), ``x o`` (tic-tac-toe) or ``R B N r b n`` (Tatedrez);
+    ``owner`` is ``'white'``/``'black'``. ``in_last_move`` marks the squares the last move
+    passed through, ``captured`` the squares it emptied by capturing.
+    """
+
+    row: int
+    col: int
+    playable: bool
+    number: Optional[int] = None
+    name: Optional[str] = None
+    piece: Optional[str] = None
+    owner: Optional[str] = None
+    in_last_move: bool = False
+    captured: bool = False
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What a front end draws: ``rows`` of :class:`Cell`, top row first (see :class:`Cell`)."""
+
+    variant: str
+    size: int
+    rows: Tuple[Tuple[Cell, ...], ...]
+    side_to_move: str
+    has_numbers: bool      # playable squares carry PDN numbers (draughts)
+    has_coordinates: bool  # files a.. and ranks 1.. name the squares (8x8 draughts, 3x3 games)
+
+
+# --------------------------------------------------------------------------- the interface
+
+
+def canonical_variant(name: str) -> str:
+    """The canonical name of a game (``american`` -> ``english``, ``ttt`` -> ``tictactoe``).
+
+    Raises :class:`LoadError` naming the known games.
+    """
+    lowered = name.strip().lower()
+    lowered = _SMALL_ALIASES.get(lowered, lowered)
+    if lowered in _SMALL_GAMES:
+        return lowered
+    try:
+        return get_variant(lowered).name
+    except UnknownVariantError:
+        raise LoadError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
+
+
+class GameRecord:
+    """Moves from a start position with undo/redo and the game's result (module docstring).
+
+    Move texts: :meth:`parse_move` accepts what a person types; :attr:`move_texts` are the
+    canonical texts of the moves played (what engines are sent and PDN holds); the legal moves
+    are listed in their shortest unambiguous form by :meth:`legal_moves`.
+    """
+
+    #: The game's canonical name (``english``, ``tictactoe``) and what to call it.
+    variant: str
+    title: str
+    #: Names of the sides as a person reads them (``{'white': 'X', 'black': 'O'}``).
+    side_names: Dict[str, str]
+    #: The side that moves first from the variant's start position.
+    first_player: str
+
+    def __init__(self) -> None:
+        self._redo: List[Any] = []
+        self._tags: Dict[str, str] = {}
+
+    # ---- state -----------------------------------------------------------------------
+    @property
+    def ply(self) -> int:
+        """Moves played from the start position."""
+        raise NotImplementedError
+
+    @property
+    def side_to_move(self) -> str:
+        """``'white'`` or ``'black'``."""
+        raise NotImplementedError
+
+    @property
+    def redo_count(self) -> int:
+        """Moves that :meth:`redo` can replay."""
+        return len(self._redo)
+
+    @property
+    def move_texts(self) -> List[str]:
+        """Canonical texts of the moves played, in order."""
+        raise NotImplementedError
+
+    def fen(self) -> str:
+        """FEN of the current position."""
+        raise NotImplementedError
+
+    def start_fen(self) -> Optional[str]:
+        """FEN of the start position, or None when it is the game's usual start."""
+        raise NotImplementedError
+
+    def result(self) -> Outcome:
+        raise NotImplementedError
+
+    def legal_moves(self) -> List[str]:
+        """Legal moves in their shortest unambiguous form, in a fixed order (draughts: by
+        squares); empty once the game is over."""
+        raise NotImplementedError
+
+    def board_view(self) -> BoardView:
+        raise NotImplementedError
+
+    def move_label(self, ply: int) -> str:
+        """Move number of the move played at ``ply`` (0-based): ``'3.'`` or ``'3...'``."""
+        offset = 0 if self._start_side() == self.first_player else 1
+        number, second = divmod(ply + offset, 2)
+        return f"{number + 1}." if not second else f"{number + 1}..."
+
+    def move_number(self) -> int:
+        """The number of the move about to be played (1 for the first move)."""
+        offset = 0 if self._start_side() == self.first_player else 1
+        return (self.ply + offset) // 2 + 1
+
+    def _start_side(self) -> str:
+        raise NotImplementedError
+
+    # ---- moves -------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Any:
+        """The legal move ``text`` denotes; :class:`MoveRejected` or :class:`GameOverError`."""
+        raise NotImplementedError
+
+    def move_text(self, move: Any) -> str:
+        """The canonical text of ``move``, a legal move of the current position."""
+        raise NotImplementedError
+
+    def push(self, move: Any) -> str:
+        """Play a move from :meth:`parse_move`; returns its canonical text; clears redo."""
+        self._push(move)
+        self._redo.clear()
+        return self.move_texts[-1]
+
+    def play_text(self, text: str) -> str:
+        """:meth:`parse_move` then :meth:`push`."""
+        return self.push(self.parse_move(text))
+
+    def undo(self, count: int = 1) -> List[str]:
+        """Take back ``count`` moves (all or none); they can be redone. Returns their texts."""
+        if count < 1 or count > self.ply:
+            raise UndoRedoError("no move to take back" if self.ply == 0
+                                else f"cannot take back {count} moves: {self.ply} played")
+        texts = self.move_texts[-count:]
+        for _ in range(count):
+            self._redo.append(self._pop())
+        return texts
+
+    def redo(self, count: int = 1) -> List[str]:
+        """Replay ``count`` undone moves (all or none). Returns their texts."""
+        if count < 1 or count > len(self._redo):
+            raise UndoRedoError("no move to redo" if not self._redo
+                                else f"cannot redo {count} moves: {len(self._redo)} undone")
+        for _ in range(count):
+            self._push(self._redo.pop())
+        return self.move_texts[-count:]
+
+    def _push(self, move: Any) -> None:
+        raise NotImplementedError
+
+    def _pop(self) -> Any:
+        raise NotImplementedError
+
+    # ---- text --------------------------------------------------------------------------
+    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+        """The game as PDN text, ending with a blank line (``tags`` override the defaults)."""
+        raise NotImplementedError
+
+    def engine_position(self) -> Tuple[Optional[str], List[str]]:
+        """``(start FEN or None, canonical moves)``: the ``position`` command for an engine."""
+        return self.start_fen(), self.move_texts
+
+    def tags(self) -> Dict[str, str]:
+        """Tags read from a PDN game (empty for a new game)."""
+        return dict(self._tags)
+
+
+# --------------------------------------------------------------------------- draughts
+
+
+class DraughtsRecord(GameRecord):
+    """A draughts game on :class:`draughts_engine.game.Game` (see the module docstring)."""
+
+    def __init__(self, variant: str = "english", fen: Optional[str] = None,
+                 game: Optional[Game] = None) -> None:
+        super().__init__()
+        if game is None:
+            try:
+                game = Game(variant, fen=fen) if fen else Game(variant)
+            except DraughtsError as exc:
+                raise LoadError(f"bad FEN {fen!r}: {exc}") from None
+            except UnknownVariantError as exc:
+                raise LoadError(str(exc)) from None
+        self.game = game
+        self._tags = dict(game.tags)
+        self.variant = game.variant.name
+        self.title = f"{self.variant.capitalize()} draughts"
+        self.first_player = game.variant.first
+        self.side_names = {"white": "White", "black": "Black"}
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def ply(self) -> int:
+        return self.game.ply
+
+    @property
+    def side_to_move(self) -> str:
+        return self.game.position.turn
+
+    def _start_side(self) -> str:
+        return self.game.start.turn
+
+    @property
+    def move_texts(self) -> List[str]:
+        return [move.pdn() for move in self.game.moves]
+
+    @property
+    def last_move(self) -> Optional[Move]:
+        return self.game.moves[-1] if self.game.moves else None
+
+    def fen(self) -> str:
+        return self.game.position.fen()
+
+    def start_fen(self) -> Optional[str]:
+        start = self.game.start
+        return None if start == Position.start(self.game.variant) else start.fen()
+
+    def result(self) -> Outcome:
+        result = self.game.result()
+        return Outcome(result.outcome, "" if result.outcome is None else result.reason,
+                       result.score_text(self.game.variant.size == 10))
+
+    def legal_moves(self) -> List[str]:
+        if self.result().is_over:
+            return []
+        legal = sorted(self.game.position.legal_moves(), key=lambda move: move.path)
+        return [short_text(move, legal) for move in legal]
+
+    def parse_move(self, text: str) -> Move:
+        outcome = self.result()
+        if outcome.is_over:
+            raise GameOverError(f"the game is over ({outcome.reason})")
+        position = self.game.position
+        from draughts_engine.notation import parse_move
+        try:
+            return parse_move(position, text)
+        except InvalidMoveError as exc:
+            reason = str(exc)
+        except AmbiguousMoveError as exc:
+            reason = f"{exc}; type the whole capture path"
+        except IllegalMoveError:
+            reason = _why_illegal(position, text)
+        raise MoveRejected(reason, self.legal_moves())
+
+    def move_text(self, move: Move) -> str:
+        return move.pdn()
+
+    def _push(self, move: Move) -> None:
+        self.game.push(move)
+
+    def _pop(self) -> Move:
+        move = self.game.moves[-1]
+        self.game.undo(1)
+        return move
+
+    def board_view(self) -> BoardView:
+        position = self.game.position
+        geometry = position.geometry
+        last = self.last_move
+        path = set(last.path) if last is not None else set()
+        captured = set(last.captured) if last is not None else set()
+        rows = []
+        for row in range(geometry.size):
+            cells = []
+            for col in range(geometry.size):
+                number = geometry.square_at(row, col)
+                if not number:
+                    cells.append(Cell(row, col, False))
+                    continue
+                piece = position.piece_at(number)
+                owner = None if piece is None else ("white" if piece in "wW" else "black")
+                name = geometry.algebraic(number) if geometry.size == 8 else None
+                cells.append(Cell(row, col, True, number, name, piece, owner,
+                                  number in path, number in captured))
+            rows.append(tuple(cells))
+        return BoardView(self.variant, geometry.size, tuple(rows), self.side_to_move,
+                         has_numbers=True, has_coordinates=geometry.size == 8)
+
+    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+        merged = dict(self._tags)
+        merged.pop("Result", None)  # the result follows the moves as they stand now
+        merged.update(tags or {})
+        return self.game.to_pdn(merged)
+
+
+def short_text(move: Move, legal: Sequence[Move]) -> str:
+    """``move`` as origin and destination, with the whole path only where another legal move
+    shares both (``47x36`` or ``47x38x24x13x36``)."""
+    twins = sum(1 for other in legal if other.start == move.start and other.end == move.end)
+    return move.pdn(full_path=twins > 1)
+
+
+def _why_illegal(position: Position, text: str) -> str:
+    """One line saying why ``text`` (well formed) is no legal move of ``position``."""
+    shown = text.strip()
+    try:
+        squares, _ = parse_squares(text, position)
+    except DraughtsError as exc:
+        return str(exc)
+    origin, target = squares[0], squares[-1]
+    piece = position.piece_at(origin)
+    side = position.turn
+    if piece is None:
+        return f"{shown}: square {origin} is empty"
+    owner = "white" if piece in "wW" else "black"
+    if owner != side:
+        return f"{shown}: the piece on {origin} is {owner}'s, and {side} is to move"
+    legal = position.legal_moves()
+    if position.has_capture() and not any(m.start == origin and m.end == target for m in legal):
+        if position.variant.majority_capture:
+            return f"{shown}: a capture is compulsory, and it must take the most pieces"
+        return f"{shown}: a capture is compulsory"
+    if not any(m.start == origin and m.end == target for m in legal):
+        kind = "king" if piece in "WB" else "man"
+        return f"{shown}: the {kind} on {origin} cannot go to {target}"
+    return f"{shown}: no legal capture from {origin} to {target} takes that path"
+
+
+# --------------------------------------------------------------------------- small games
+
+_SMALL_TITLES = {"tictactoe": "Tic-tac-toe", "tatedrez": "Tatedrez"}
+
+
+class SmallGameRecord(GameRecord):
+    """Tic-tac-toe or Tatedrez on the immutable states of :mod:`draughts_engine.games`."""
+
+    def __init__(self, variant: str, fen: Optional[str] = None) -> None:
+        super().__init__()
+        self.variant = canonical_variant(variant)
+        state_class = _SMALL_GAMES[self.variant]
+        try:
+            start = state_class.from_fen(fen) if fen else state_class.start()
+        except GameInputError as exc:
+            raise LoadError(f"bad FEN {fen!r}: {exc}") from None
+        self._start_is_usual = not fen or start.fen() == state_class.start().fen()
+        self.states: List[Any] = [start]
+        self.moves: List[Any] = []
+        self.title = _SMALL_TITLES[self.variant]
+        self.first_player = "white"
+        self.side_names = ({"white": "X", "black": "O"} if self.variant == "tictactoe"
+                           else {"white": "White", "black": "Black"})
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def side_to_move(self) -> str:
+        return _side_of(self.state.side_to_move)
+
+    def _start_side(self) -> str:
+        return _side_of(self.states[0].side_to_move)
+
+    @property
+    def move_texts(self) -> List[str]:
+        return [state.move_text(move) for state, move in zip(self.states, self.moves)]
+
+    def fen(self) -> str:
+        return self.state.fen()
+
+    def start_fen(self) -> Optional[str]:
+        return None if self._start_is_usual else self.states[0].fen()
+
+    def result(self) -> Outcome:
+        state = self.state
+        reason = state.result_reason()
+        if reason is None:
+            return Outcome(None, "", "*")
+        score = state.result_text()
+        winner = {"1-0": "white", "0-1": "black"}.get(score, "draw")
+        return Outcome(winner, reason, score)
+
+    def legal_moves(self) -> List[str]:
+        state = self.state
+        return [state.move_text(move) for move in state.legal_moves()]
+
+    def parse_move(self, text: str) -> Any:
+        outcome = self.result()
+        if outcome.is_over:
+            raise GameOverError(f"the game is over ({outcome.reason})")
+        try:
+            return self.state.parse_move(text.strip())
+        except GameInputError as exc:
+            raise MoveRejected(str(exc), self.legal_moves()) from None
+
+    def move_text(self, move: Any) -> str:
+        return self.state.move_text(move)
+
+    def _push(self, move: Any) -> None:
+        self.states.append(self.state.play(move))
+        self.moves.append(move)
+
+    def _pop(self) -> Any:
+        self.states.pop()
+        return self.moves.pop()
+
+    def board_view(self) -> BoardView:
+        board = self.state.board  # index rank * 3 + file, a1 first
+        marked = set()
+        if self.moves:
+            move = self.moves[-1]
+            if isinstance(move, int):
+                marked = {move}
+            elif isinstance(move, Drop):
+                marked = {move.square}
+            elif isinstance(move, Step):
+                marked = {move.origin, move.target}
+        rows = []
+        for row in range(3):
+            rank = 2 - row
+            cells = []
+            for col in range(3):
+                index = rank * 3 + col
+                piece = board[index] if board[index] != "." else None
+                owner = None
+                if piece is not None:
+                    owner = "white" if piece in "xRBN" else "black"
+                name = "abc"[col] + str(rank + 1)
+                cells.append(Cell(row, col, True, None, name, piece, owner, index in marked))
+            rows.append(tuple(cells))
+        return BoardView(self.variant, 3, tuple(rows), self.side_to_move,
+                         has_numbers=False, has_coordinates=True)
+
+    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+        merged: Dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                                  "White": "?", "Black": "?"}
+        merged.update(self._tags)
+        merged.pop("Result", None)
+        merged.update(tags or {})
+        merged.setdefault("Result", self.result().score)
+        merged["Variant"] = self.variant
+        start = self.start_fen()
+        if start is not None:
+            merged["SetUp"] = "1"
+            merged["FEN"] = start
+        lines = [f'[{name} "{_quote(value)}"]' for name, value in merged.items()]
+        tokens: List[str] = []
+        for ply, text in enumerate(self.move_texts):
+            label = self.move_label(ply)
+            if label.endswith("...") and ply > 0:
+                label = ""
+            if label:
+                tokens.append(label)
+            tokens.append(text)
+        tokens.append(merged["Result"])
+        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+
+
+def _side_of(mark: str) -> str:
+    return {"x": "white", "o": "black"}.get(mark, mark)
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(tokens: Sequence[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- construction
+
+_TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
+
+
+def new_record(variant: str, fen: Optional[str] = None) -> GameRecord:
+    """A new game of ``variant`` (a name or alias) from its start or from ``fen``.
+
+    Raises :class:`LoadError` for an unknown variant or a bad FEN.
+    """
+    name = canonical_variant(variant)
+    if name in _SMALL_GAMES:
+        return SmallGameRecord(name, fen)
+    return DraughtsRecord(name, fen)
+
+
+def records_from_text(text: str, default_variant: str, source: str = "<text>"
+                      ) -> List[GameRecord]:
+    """The games of PDN text, or one game set up from a FEN line.
+
+    Draughts PDN takes its variant from ``[GameType]`` (else ``default_variant``); the small
+    games' files carry ``[Variant "tictactoe"|"tatedrez"]``. Text without tags or moves is
+    read as a FEN of ``default_variant``. Raises :class:`LoadError` naming ``source``.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise LoadError(f"{source}: empty")
+    variant_tags = re.findall(r'^\s*\[Variant\s+"([^"]*)"\s*\]', text, re.MULTILINE)
+    small = [v.strip().lower() for v in variant_tags
+             if _SMALL_ALIASES.get(v.strip().lower(), v.strip().lower()) in _SMALL_GAMES]
+    if small:
+        return _small_games_from_pdn(text, source)
+    default = canonical_variant(default_variant)
+    if "\n" not in stripped and not stripped.startswith("[") and (
+            ":" in stripped or default in _SMALL_GAMES):
+        return [new_record(default, stripped)]  # one FEN line
+    if default in _SMALL_GAMES:
+        raise LoadError(f"{source}: not a {default} FEN or game file")
+    try:
+        games = read_games(text, default, source)
+    except DraughtsError as exc:
+        raise LoadError(str(exc)) from None
+    if not games:
+        raise LoadError(f"{source}: no game found")
+    return [DraughtsRecord(game=game) for game in games]
+
+
+def _small_games_from_pdn(text: str, source: str) -> List[GameRecord]:
+    """Read the small games' PDN-like files (tags, numbered moves, a result)."""
+    records: List[GameRecord] = []
+    tags: Dict[str, str] = {}
+    words: List[Tuple[str, int]] = []
+
+    def finish(line: int) -> None:
+        if not tags and not words:
+            return
+        variant = tags.get("Variant", "")
+        try:
+            record = SmallGameRecord(variant, tags.get("FEN") or None)
+        except PlayError as exc:
+            raise LoadError(f"{source}:{line}: {exc}") from None
+        record._tags = {k: v for k, v in tags.items() if k not in ("Variant", "SetUp", "FEN")}
+        for word, word_line in words:
+            try:
+                record.play_text(word)
+            except PlayError as exc:
+                raise LoadError(f"{source}:{word_line}: move {word!r}: {exc}") from None
+        records.append(record)
+
+    text = re.sub(r"\{[^}]*\}", lambda m: "\n" * m.group(0).count("\n"), text)
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split(";", 1)[0]
+        tag = _TAG.match(line)
+        if tag:
+            if words:
+                finish(number)
+                tags, words = {}, []
+            tags[tag.group(1)] = tag.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            continue
+        for word in line.split():
+            if word in _RESULTS:
+                tags.setdefault("Result", word)
+                finish(number)
+                tags, words = {}, []
+                continue
+            if "." in word:
+                word = word.rsplit(".", 1)[1]
+            if word:
+                words.append((word, number))
+    finish(len(text.splitlines()))
+    if not records:
+        raise LoadError(f"{source}: no game found")
+    return records

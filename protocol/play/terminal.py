@@ -1,0 +1,420 @@
+"""The terminal front end: draws the game, reads moves and commands, shows engines thinking.
+
+:class:`TerminalSession` drives a :class:`~protocol.play.controller.GameController` with one
+command per line, from a person at a terminal or from a script (stdin not a terminal: each line
+read is echoed after the prompt, so the output reads like a session). Ctrl-C while an engine
+thinks makes it play its best move so far (when two engines play, the program then asks whether
+to quit); Ctrl-C anywhere else asks before quitting.
+
+Commands (``help`` prints them): a move, ``undo``, ``redo``, ``hint``, ``moves``, ``board``,
+``flip``, ``new``, ``fen [FEN]``, ``save FILE``, ``load FILE [N]``, ``help``, ``quit``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import threading
+import time
+from typing import IO, Any, Callable, Dict, Optional, Tuple
+
+from protocol.client import InfoReport
+
+from .controller import GameController, PlayedMove
+from .players import EngineFailure
+from .records import GameOverError, MoveRejected, Outcome, PlayError
+from .render import Style, board_lines, info_text, score_text
+
+__all__ = ["TerminalSession", "Series", "HELP_LINES", "QuitRequested"]
+
+HELP_LINES = (
+    "Moves: 11-15, 28x19, a capture path 15x24x31, algebraic on 8x8 (c3-d4); from-to is",
+    "  enough unless two captures share it. Tic-tac-toe: b2. Tatedrez: N@b2, a1-b3, pass.",
+    "Commands:",
+    "  undo         take back to your previous turn (one move between two people)",
+    "  redo         replay what undo took back",
+    "  hint         ask the engine for a move",
+    "  moves        list the legal moves",
+    "  board        draw the board again",
+    "  flip         turn the board around",
+    "  new          start a new game",
+    "  fen [FEN]    show the position's FEN, or set up a position",
+    "  save FILE    write the game as PDN",
+    "  load FILE [N]  load a PDN game (the N-th, default 1) or a FEN",
+    "  help         this list",
+    "  quit         leave (Ctrl-D too)",
+    "Ctrl-C while an engine thinks: it plays its best move so far.",
+)
+
+_COMMANDS = ("undo", "redo", "hint", "moves", "board", "flip", "new", "fen", "save", "load",
+             "help", "quit", "exit", "?")
+
+
+class QuitRequested(Exception):
+    """The person asked to leave (``quit``, end of input, Ctrl-C confirmed)."""
+
+
+@dataclasses.dataclass
+class Series:
+    """The running score of several games between the same two players (by name)."""
+
+    names: Tuple[str, str]
+    points: Dict[str, float] = dataclasses.field(default_factory=dict)
+    games: int = 0
+    wins: Dict[str, int] = dataclasses.field(default_factory=dict)
+    draws: int = 0
+
+    def add(self, white: str, black: str, outcome: Outcome) -> None:
+        self.games += 1
+        for name in (white, black):
+            self.points.setdefault(name, 0.0)
+            self.wins.setdefault(name, 0)
+        if outcome.winner == "draw":
+            self.points[white] += 0.5
+            self.points[black] += 0.5
+            self.draws += 1
+        elif outcome.winner in ("white", "black"):
+            winner = white if outcome.winner == "white" else black
+            self.points[winner] += 1.0
+            self.wins[winner] += 1
+
+    def line(self) -> str:
+        """``Score after 3 games: deep 2.5 - 0.5 shallow (+2 =1 -0 for deep)``."""
+        first, second = self.names
+        plural = "s" if self.games != 1 else ""
+        return (f"Score after {self.games} game{plural}: {first} {self.points.get(first, 0.0):g}"
+                f" - {self.points.get(second, 0.0):g} {second} (+{self.wins.get(first, 0)} "
+                f"={self.draws} -{self.wins.get(second, 0)} for {first})")
+
+
+class TerminalSession:
+    """One person (or script) at a terminal, playing or watching through a controller.
+
+    ``interactive``: stdin is a terminal (prompts are typed over, Ctrl-C at the prompt asks
+    before quitting, the end of a game offers to save). ``live``: stdout is a terminal (the
+    engine's thinking is one line updated in place; otherwise every report is its own line).
+    """
+
+    def __init__(self, controller: GameController, out: IO[str], read_line: Callable[[str], str],
+                 style: Style, interactive: bool, live: bool, flipped: bool = False,
+                 delay: float = 0.0, save_path: Optional[str] = None) -> None:
+        self.controller = controller
+        self.out = out
+        self._read_line = read_line
+        self.style = style
+        self.interactive = interactive
+        self.live = live
+        self.flipped = flipped
+        self.delay = delay
+        self.save_path = save_path
+        self._status_shown = False
+        self._write_lock = threading.Lock()
+        self._announced: Optional[int] = None  # the ply whose result was announced
+        self._interrupted = False  # Ctrl-C during the last search
+        self.round = 1
+
+    # ---- output ----------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        with self._write_lock:
+            self._clear_status()
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def _clear_status(self) -> None:
+        if self._status_shown:
+            self.out.write("\r\x1b[K")
+            self._status_shown = False
+
+    def _status(self, text: str) -> None:
+        """A line that the next output replaces (live terminals only)."""
+        with self._write_lock:
+            width = shutil.get_terminal_size((100, 24)).columns - 1
+            self.out.write("\r\x1b[K" + text[:max(20, width)])
+            self.out.flush()
+            self._status_shown = True
+
+    def show_board(self) -> None:
+        controller = self.controller
+        record = controller.record
+        for line in board_lines(controller.board_view(), self.style, self.flipped):
+            self.say(line)
+        history = controller.history
+        if history:
+            last = history[-1]
+            self.say(f"Last move: {last.label} {last.text}")
+        outcome = controller.result()
+        if outcome.is_over:
+            self.say(self.style.bold(self._outcome_text(outcome)))
+            return
+        side = controller.side_to_move
+        self.say(f"{record.title}, move {controller.move_number()}: "
+                 f"{self.style.bold(record.side_names[side])} to move "
+                 f"({controller.player_name(side)})")
+
+    def _outcome_text(self, outcome: Outcome) -> str:
+        names = self.controller.record.side_names
+        if outcome.winner == "draw":
+            head = f"Draw ({outcome.score})"
+        else:
+            head = f"{names[outcome.winner]} wins ({outcome.score})"
+        return f"Game over: {head}: {outcome.reason}."
+
+    def _played(self, move: PlayedMove) -> None:
+        names = self.controller.record.side_names
+        text = f"{move.label} {move.text}  ({names[move.side]}, {move.by})"
+        if move.info is not None and (move.info.score_cp is not None
+                                      or move.info.score_mate is not None):
+            text += f"  score {score_text(move.info)}"
+        self.say(text)
+
+    # ---- input -----------------------------------------------------------------------
+    def _prompt(self) -> str:
+        controller = self.controller
+        side = controller.record.side_names[controller.side_to_move]
+        if controller.result().is_over:
+            return "game over> "
+        return f"{side} {controller.move_number()}> "
+
+    def read_command(self, prompt: str) -> str:
+        """The next line, stripped; Ctrl-C asks before quitting; raises :class:`QuitRequested`
+        at the end of input or when the person confirms."""
+        while True:
+            try:
+                return self._read_line(prompt).strip()
+            except EOFError:
+                self.say()
+                raise QuitRequested() from None
+            except KeyboardInterrupt:
+                self.say()
+                self.confirm_quit()
+
+    def confirm_quit(self) -> None:
+        """Ask whether to quit; raises :class:`QuitRequested` on yes, Ctrl-C or end of input."""
+        try:
+            answer = self._read_line("Quit? [y/N] ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise QuitRequested() from None
+        if answer in ("y", "yes", "q", "quit"):
+            raise QuitRequested()
+
+    # ---- engines ---------------------------------------------------------------------
+    def _on_info(self, label: str) -> Callable[[InfoReport], None]:
+        """Show an engine's reports: in place on a live terminal, else a line each."""
+        def show(info: InfoReport) -> None:
+            if info.depth is None and not info.pv:
+                return
+            text = f"{label} {info_text(info)}"
+            if self.live:
+                self._status(text)
+            else:
+                self.say("  " + text)
+        return show
+
+    def _think(self, work: Callable[[], Any]) -> Any:
+        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile means "move now"
+        (and sets ``_interrupted``)."""
+        box: Dict[str, Any] = {}
+        done = threading.Event()
+        self._interrupted = False
+
+        def run() -> None:
+            try:
+                box["value"] = work()
+            except BaseException as exc:  # handed to the waiting thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=run, name="engine-search", daemon=True)
+        thread.start()
+        # Wait on an Event, not on join(): a KeyboardInterrupt inside Thread.join() can leave
+        # the thread looking finished while it still runs.
+        while not done.is_set():
+            try:
+                done.wait(0.1)
+            except KeyboardInterrupt:
+                self.controller.move_now()
+                if not self._interrupted:
+                    self.say("(move now: the engine plays its best move so far)")
+                self._interrupted = True
+        thread.join()
+        with self._write_lock:
+            self._clear_status()
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def engine_turn(self) -> None:
+        side = self.controller.side_to_move
+        label = f"{self.controller.record.side_names[side]} thinks:"
+        move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)))
+        self._played(move)
+        self.show_board()
+
+    # ---- the game loop ---------------------------------------------------------------
+    def play_game(self) -> Outcome:
+        """Play until the game ends (engines only) or the person quits.
+
+        Returns the outcome of a finished game when no person plays; with a person, loops
+        until ``quit`` (raises :class:`QuitRequested`). Raises :class:`EngineFailure`.
+        """
+        controller = self.controller
+        self._announced = None
+        self.show_board()
+        watching = not controller.has_human()
+        while True:
+            outcome = controller.result()
+            if outcome.is_over:
+                if self._announced != controller.ply:
+                    self._announced = controller.ply
+                    self.game_finished(outcome)
+                if watching:
+                    return outcome
+            elif not controller.human_to_move():
+                if watching and self.delay > 0 and controller.ply > 0:
+                    self._pause(self.delay)
+                self.engine_turn()
+                if watching and self._interrupted:  # Ctrl-C: the move is played; go on?
+                    self.confirm_quit()
+                continue
+            self.handle(self.read_command(self._prompt()))
+
+    def _pause(self, seconds: float) -> None:
+        try:
+            time.sleep(seconds)
+        except KeyboardInterrupt:
+            self.say()
+            self.confirm_quit()
+
+    def game_finished(self, outcome: Outcome) -> None:
+        """After the board has shown the result: save to ``--save``; offer to save a person's
+        game."""
+        if self.save_path is not None:
+            try:
+                self.controller.save(self.save_path, append=True, tags={"Round": str(self.round)})
+                self.say(f"Saved to {self.save_path}.")
+            except PlayError as exc:
+                self.say(self.style.problem(f"Not saved: {exc}"))
+        if not self.controller.has_human():
+            return
+        if self.interactive and self.save_path is None:
+            try:
+                answer = self._read_line("Save this game? File name (Enter to skip): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                answer = ""
+            if answer:
+                self._save(answer)
+        self.say("Type undo to take back, new for another game, save FILE to keep it, or quit.")
+
+    # ---- commands --------------------------------------------------------------------
+    def handle(self, line: str) -> None:
+        """Carry out one line: a command or a move. Problems are reported, never raised
+        (except :class:`QuitRequested` and :class:`EngineFailure`)."""
+        if not line:
+            return
+        word, _, rest = line.partition(" ")
+        word_lower, rest = word.lower(), rest.strip()
+        if word_lower not in _COMMANDS:
+            self._move(line)
+            return
+        try:
+            getattr(self, "_command_" + {"exit": "quit", "?": "help"}.get(word_lower, word_lower))(
+                rest)
+        except EngineFailure:
+            raise
+        except PlayError as exc:
+            self.say(self.style.problem(f"{word_lower}: {exc}"))
+
+    def _move(self, text: str) -> None:
+        try:
+            move = self.controller.play(text)
+        except MoveRejected as exc:
+            self.say(self.style.problem(f"Not played: {exc.reason}"))
+            self.say("Legal moves: " + " ".join(exc.legal))
+            return
+        except GameOverError as exc:
+            self.say(self.style.problem(f"Not played: {exc}. Type undo, new or quit."))
+            return
+        except PlayError as exc:
+            self.say(self.style.problem(f"Not played: {exc}"))
+            return
+        self._played(move)
+        self.show_board()
+
+    def _command_undo(self, rest: str) -> None:
+        texts = self.controller.undo()
+        self.say(f"Took back {' '.join(texts)}.")
+        self._announced = None
+        self.show_board()
+
+    def _command_redo(self, rest: str) -> None:
+        moves = self.controller.redo()
+        self.say(f"Replayed {' '.join(move.text for move in moves)}.")
+        self.show_board()
+
+    def _command_hint(self, rest: str) -> None:
+        hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")))
+        text = f"Hint: {hint.move}"
+        if hint.info is not None and (hint.info.score_cp is not None
+                                      or hint.info.score_mate is not None):
+            text += f"  (score {score_text(hint.info)})"
+        self.say(text)
+
+    def _command_moves(self, rest: str) -> None:
+        legal = self.controller.legal_moves()
+        self.say("Legal moves: " + (" ".join(legal) if legal else "none (the game is over)"))
+
+    def _command_board(self, rest: str) -> None:
+        self.show_board()
+
+    def _command_flip(self, rest: str) -> None:
+        self.flipped = not self.flipped
+        self.show_board()
+
+    def _command_new(self, rest: str) -> None:
+        self.controller.new_game()
+        self._announced = None
+        self.say("New game.")
+        self.show_board()
+
+    def _command_fen(self, rest: str) -> None:
+        if not rest:
+            self.say(self.controller.fen())
+            return
+        self.controller.set_position(rest)
+        self._announced = None
+        self.say("Position set up.")
+        self.show_board()
+
+    def _command_save(self, rest: str) -> None:
+        if not rest:
+            raise PlayError("give a file name: save FILE")
+        self._save(rest)
+
+    def _save(self, path: str) -> None:
+        try:
+            self.controller.save(path)
+        except PlayError as exc:
+            self.say(self.style.problem(f"save: {exc}"))
+            return
+        self.say(f"Saved to {path}.")
+
+    def _command_load(self, rest: str) -> None:
+        if not rest:
+            raise PlayError("give a file name: load FILE [N]")
+        path, number = rest, 1
+        head, _, tail = rest.rpartition(" ")
+        if head and tail.isdigit():
+            path, number = head.strip(), int(tail)
+        self.controller.load(path, number)
+        self._announced = None
+        self.say(f"Loaded {path}.")
+        self.show_board()
+
+    def _command_help(self, rest: str) -> None:
+        for line in HELP_LINES:
+            self.say(line)
+
+    def _command_quit(self, rest: str) -> None:
+        raise QuitRequested()

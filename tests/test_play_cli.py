@@ -1,0 +1,293 @@
+"""``python3 -m protocol.play`` with stdin not a terminal: one command per line, as a script.
+
+Covers a person's game against our engine (moves, undo, redo, an illegal move, hint, save,
+load), the Bar's computer-against-computer International game (every saved move legal by the
+independent reference rules and by pydraughts), ``--games`` with alternating colours and a
+running score, ``--replay`` of match files, and every kind of bad usage (one line, exit 2).
+"""
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from draughts_engine.game import Game
+from protocol.play.cli import main
+from test_play_support import (
+    check_moves_with_reference,
+    check_with_pydraughts,
+    pdn_games,
+    run_play,
+)
+
+ENGLISH_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+def lines_after(output: str, prompt_and_command: str) -> List[str]:
+    """The output lines that follow the echoed ``prompt> command`` line."""
+    lines = output.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith(prompt_and_command))
+    return lines[index + 1:]
+
+
+def test_a_scripted_game_against_the_engine(tmp_path: Path) -> None:
+    saved = tmp_path / "game.pdn"
+    script = "\n".join(["11-15", "fen", "undo", "fen", "redo", "fen", "11-16", "12-16x",
+                        "hint", "moves", f"save {saved}", "new", "fen", f"load {saved}", "fen",
+                        "quit"]) + "\n"
+    done = run_play(["--variant", "english", "--black", "human", "--white", "engine",
+                     "--level", "3"], script)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    out = done.stdout
+    assert "\x1b[" not in out  # no colour on a pipe
+    assert " 8         1b        2b        3b        4b   8" in out  # numbers and coordinates
+    assert "English draughts, move 1: Black to move (Human)" in out
+    reply = next(line for line in out.splitlines() if line.startswith("1... "))
+    reply_move = reply.split()[1]
+    assert "(White, draughts-engine" in reply
+    fens = [line for line in out.splitlines() if line.startswith(("B:", "W:"))]
+    after = Game("english")
+    after.push_all(["11-15", reply_move])
+    assert fens == [after.position.fen(), ENGLISH_START, after.position.fen(), ENGLISH_START,
+                    after.position.fen()]
+    assert "Took back 11-15 " + reply_move + "." in out
+    assert "Replayed 11-15 " + reply_move + "." in out
+    illegal = lines_after(out, "Black 2> 11-16")
+    assert illegal[0] == "Not played: 11-16: square 11 is empty"
+    assert illegal[1].startswith("Legal moves: ") and "15-18" in illegal[1] or \
+        illegal[1].startswith("Legal moves: ")
+    assert lines_after(out, "Black 2> 12-16x")[0].startswith("Not played: malformed move")
+    hint = [line for line in out.splitlines() if line.startswith("Hint: ")]
+    assert len(hint) == 1 and hint[0].split()[1] in [m.pdn() for m in after.legal_moves()]
+    assert f"Saved to {saved}." in out and f"Loaded {saved}." in out
+    (tags, moves), = pdn_games(saved.read_text())
+    assert moves == ["11-15", reply_move] and tags["Black"] == "Human"
+    assert tags["White"].startswith("draughts-engine") and tags["GameType"] == "21"
+    check_moves_with_reference("english", moves)
+
+
+def test_the_end_of_a_game_its_reason_and_the_save_offer(tmp_path: Path) -> None:
+    done = run_play(["--black", "human", "--white", "engine", "--level", "1",
+                     "--fen", "B:W18:B14"], "14x23\nsave\nundo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Game over: Black wins (0-1): white has no legal move." in out
+    assert "Type undo to take back, new for another game, save FILE to keep it, or quit." in out
+    assert "save: give a file name: save FILE" in out
+    assert "Took back 14x23." in out
+
+
+def test_a_person_moving_on_the_engines_turn_is_told_whose_turn_it_is() -> None:
+    done = run_play(["--variant", "tictactoe", "--white", "human", "--black", "human"],
+                    "b2\na1\nzz\nb2\nundo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "1. b2  (X, Human)" in done.stdout and "1... a1  (O, Human)" in done.stdout
+    assert "Not played: not a tic-tac-toe square: 'zz' (expected a1..c3)" in done.stdout
+    assert "Not played: cannot play 'b2': it is occupied" in done.stdout
+    assert "Took back a1." in done.stdout  # one move between two people
+
+
+@pytest.fixture(scope="module")
+def international_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Bar: engine against engine, International, level 2, saved, stdin from /dev/null."""
+    path = tmp_path_factory.mktemp("cvc") / "intl.pdn"
+    done = run_play(["--variant", "international", "--white", "engine", "--black", "engine",
+                     "--level", "2", "--delay", "0", "--save", str(path)], "")
+    assert done.returncode == 0, done.stderr
+    assert "Game over: " in done.stdout and f"Saved to {path}." in done.stdout
+    assert "White thinks: depth 1" in done.stdout  # the thinking, one report per line
+    return path
+
+
+def test_computer_against_computer_plays_a_whole_international_game(
+        international_game: Path) -> None:
+    (tags, moves), = pdn_games(international_game.read_text())
+    assert tags["GameType"] == "20" and tags["Result"] in ("2-0", "0-2", "1-1")
+    assert tags["White"] != tags["Black"]
+    assert len(moves) > 10
+    check_moves_with_reference("international", moves)
+    (ours,) = __import__("draughts_engine.pdn", fromlist=["read_games"]).read_games(
+        international_game.read_text())
+    assert ours.result().is_over
+    assert ours.result().score_text(international=True) == tags["Result"]
+
+
+def test_the_international_game_is_read_by_pydraughts(international_game: Path) -> None:
+    assert check_with_pydraughts(international_game) == 1
+
+
+def test_several_games_alternate_colours_with_a_running_score(tmp_path: Path) -> None:
+    path = tmp_path / "series.pdn"
+    done = run_play(["--variant", "tictactoe", "--white", "engine", "level=9", "name=A",
+                     "--black", "engine", "level=9", "name=B", "--games", "3",
+                     "--save", str(path)])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Game 1 of 3: A (White) - B (Black)" in out
+    assert "Game 2 of 3: B (White) - A (Black)" in out
+    assert "Score after 3 games: A 1.5 - 1.5 B (+0 =3 -0 for A)" in out
+    games = pdn_games(path.read_text())
+    assert [(tags["Round"], tags["White"], tags["Black"]) for tags, _ in games] == \
+        [("1", "A", "B"), ("2", "B", "A"), ("3", "A", "B")]
+
+
+def test_a_deeper_engine_beats_a_shallower_one_over_a_series() -> None:
+    done = run_play(["--variant", "english", "--white", "engine", "level=5", "name=deep",
+                     "--black", "engine", "level=1", "name=shallow", "--games", "2"])
+    assert done.returncode == 0, done.stderr
+    last = [line for line in done.stdout.splitlines() if line.startswith("Score after 2")][0]
+    deep_points = float(last.split("deep ")[1].split()[0])
+    assert deep_points >= 1.0, last  # the seed's depth table: deeper is not worse
+
+
+def test_a_failing_engine_ends_the_program_with_status_1() -> None:
+    from test_play_support import ROOT
+    engine = ROOT / "tests" / "fake_engines" / "broken_illegal_bestmove.py"
+    done = run_play(["--white", "human", "--black", f"cmd:python3 {engine}"], "quit\n")
+    assert done.returncode == 1
+    assert done.stderr.startswith("draughts-play: engine failure: canned-engine played an "
+                                  "illegal move 21-17")
+    assert "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _random_match_file(path: Path, games: int) -> List[List[str]]:
+    """A match-style file: tags with Termination, a comment before the result."""
+    rng = random.Random(7)
+    all_moves = []
+    with open(path, "w", encoding="utf-8") as handle:
+        for number in range(1, games + 1):
+            game = Game("english")
+            while game.ply < 60 and not game.result().is_over:
+                game.push(rng.choice(game.position.legal_moves()))
+            text = game.to_pdn({"Event": "test match", "Round": str(number),
+                                "White": "a", "Black": "b", "Termination": "normal"})
+            body, result = text.rstrip().rsplit(" ", 1)
+            handle.write(f"{body} {{game {number} ends here}} {result}\n\n")
+            all_moves.append([m.pdn() for m in game.moves])
+    return all_moves
+
+
+def test_replay_steps_forward_and_back_through_any_game_of_a_40_game_file(
+        tmp_path: Path) -> None:
+    path = tmp_path / "match.pdn"
+    moves = _random_match_file(path, 40)
+    script = "\n".join(["", "", "b", "end", "start", "3", "tags", "game 40", "", "help",
+                        "bogus", "q"]) + "\n"
+    done = run_play(["--replay", str(path), "--game", "17"], script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert f"Game 17 of 40: a - b (English draughts, {len(moves[16])} plies" in out
+    assert f"Ply 1/{len(moves[16])}: 1. {moves[16][0]}" in out
+    assert f"Ply 2/{len(moves[16])}: 1... {moves[16][1]}" in out
+    back = lines_after(out, f"ply 2/{len(moves[16])}> b")
+    assert f"Ply 1/{len(moves[16])}: 1. {moves[16][0]}" in back
+    end_line = next(line for line in lines_after(out, f"ply 1/{len(moves[16])}> end")
+                    if line.startswith("Ply "))
+    assert end_line.startswith(f"Ply {len(moves[16])}/{len(moves[16])}:")
+    assert "(end of the game, result" in end_line
+    assert "  {game 17 ends here}" in out
+    assert '[Termination "normal"]' in out and '[Round "17"]' in out
+    assert "Game 40 of 40: a - b" in out
+    assert f"Ply 1/{len(moves[39])}: 1. {moves[39][0]}" in out
+    assert "unknown command 'bogus' (help lists them)" in out
+
+
+def test_replay_reads_a_file_written_by_draughts_match(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    from test_play_support import ROOT, play_env
+    path = tmp_path / "real-match.pdn"
+    subprocess.run([sys.executable, "-m", "protocol.match", "--engine", "name=one",
+                    f"cmd={sys.executable} -m protocol", "depth=1", "--engine", "name=two",
+                    f"cmd={sys.executable} -m protocol", "depth=2", "--variant", "english",
+                    "--games", "2", "--pdn", str(path), "--quiet"],
+                   check=True, capture_output=True, cwd=str(ROOT), env=play_env(), timeout=600)
+    games = pdn_games(path.read_text())
+    assert len(games) == 2
+    done = run_play(["--replay", str(path), "--game", "2"], "end\nb\nstart\n\n")
+    assert done.returncode == 0, done.stderr
+    plies = len(games[1][1])
+    assert f"Game 2 of 2: two - one (English draughts, {plies} plies" in done.stdout or \
+        f"Game 2 of 2: one - two (English draughts, {plies} plies" in done.stdout
+    assert f"Ply {plies}/{plies}: " in done.stdout
+    assert f"Ply {plies - 1}/{plies}: " in done.stdout
+    assert f"Ply 1/{plies}: 1. {games[1][1][0]}" in done.stdout
+
+
+# ---------------------------------------------------------------------------- bad usage
+
+BAD_USAGE = [
+    (["--variant", "chess"], "unknown variant 'chess'"),
+    (["--level", "0"], "--level must be 1..12, got 0"),
+    (["--level", "13"], "--level must be 1..12, got 13"),
+    (["--level", "x"], "--level must be a whole number"),
+    (["--movetime", "-5"], "--movetime must be a whole number"),
+    (["--delay", "abc"], "--delay must be a number of seconds"),
+    (["--delay", "-1"], "--delay must be 0..3600 seconds"),
+    (["--delay", "nan"], "--delay must be 0..3600 seconds"),
+    (["--games", "0"], "--games must be 1..100000, got 0"),
+    (["--games", "2"], "--games needs two engines"),
+    (["--white", "robot"], "unknown player 'robot'"),
+    (["--white", "engine", "proto=dxp"], "proto must be uci or hub"),
+    (["--black", "engine", "level=99"], "level must be 1..12"),
+    (["--fen", "W:W99:B1"], "--fen: bad FEN"),
+    (["--load", "/no/such/file.pdn"], "--load: cannot read /no/such/file.pdn"),
+    (["--replay", "/no/such/file.pdn"], "--replay /no/such/file.pdn: No such file"),
+    (["--game", "2"], "--game goes with --load or --replay"),
+    (["--game", "0", "--replay", "x.pdn"], "--game must be at least 1"),
+    (["--fen", "W:W18:B14", "--load", "x.pdn"], "give --fen or --load, not both"),
+    (["--save", "/no/such/folder/out.pdn"], "--save /no/such/folder/out.pdn: no such folder"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--white"], "expected at least one argument"),
+    (["--white", "cmd:/no/such/engine"], "cannot run /no/such/engine"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD_USAGE, ids=[" ".join(a) for a, _ in BAD_USAGE])
+def test_bad_usage_is_one_line_and_exit_status_2(argv: List[str], message: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdin=io.StringIO(""), stdout=out, stderr=err)
+    assert status == 2
+    assert err.getvalue().count("\n") == 1, err.getvalue()
+    assert err.getvalue().startswith("draughts-play: error: ")
+    assert message in err.getvalue()
+
+
+def test_a_file_that_is_not_pdn_is_bad_usage(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.pdn"
+    junk.write_text('[GameType "21"]\n\n1. 11-15 hello *\n')
+    for flag in ("--replay", "--load"):
+        done = run_play([flag, str(junk)])
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert f"{junk}:3: move 'hello'" in done.stderr
+
+
+def test_help_exits_0() -> None:
+    done = run_play(["--help"])
+    assert done.returncode == 0 and "usage: draughts-play" in done.stdout
+
+
+def test_replay_shows_comments_where_they_stand_and_games_from_a_set_up_position(
+        tmp_path: Path) -> None:
+    path = tmp_path / "study.pdn"
+    path.write_text('[Event "study"]\n[GameType "20"]\n[SetUp "1"]\n'
+                    '[FEN "W:WK47:B14,19,29,31,42"]\n\n'
+                    "{a study} 1. 47x38x20x9x36 {the other path} 1-0\n")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--replay", str(path)], stdin=io.StringIO("\nb\nq\n"), stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Game 1 of 1: ? - ? (International draughts, 1 ply, result 1-0)"
+    assert lines[1] == "  Event: study"
+    assert lines.index("  {a study}") == lines.index("Start position") + 1
+    end = lines.index("Ply 1/1: 1. 47x38x20x9x36  (end of the game, result 1-0)")
+    assert lines[end + 1] == "  {the other path}"
+    assert lines.count("  {a study}") == 2  # shown again when stepping back to the start

@@ -1,0 +1,196 @@
+"""``python3 -m protocol.play`` in a real pseudo-terminal (the standard library's ``pty``).
+
+The program sees a terminal on stdin and stdout: it draws in colour, updates the engine's
+thinking in place, reads with line editing, and Ctrl-C (the byte 0x03 typed into the terminal,
+turned into SIGINT by the terminal driver) means "move now" while an engine thinks and asks
+before quitting at the prompt. Waits have generous limits and measure nothing.
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+from test_play_support import ANSI, ROOT, check_moves_with_reference, pdn_games
+
+pty = pytest.importorskip("pty", reason="the pty module needs a POSIX system")
+if os.name != "posix":  # pragma: no cover
+    pytest.skip("pseudo-terminals need a POSIX system", allow_module_level=True)
+
+WAIT = 120.0  # seconds: only ever a limit for a hung program, never a measurement
+
+
+class Terminal:
+    """A program running on the child side of a pseudo-terminal."""
+
+    def __init__(self, args: List[str]) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        env["TERM"] = "xterm"
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        argv = [sys.executable, "-m", "protocol.play", *args]
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: the pty is its controlling terminal
+            try:
+                os.chdir(str(ROOT))
+                os.execvpe(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        self.raw = b""
+        self.seen = 0  # how much of the text expect() has consumed
+        self.status: Optional[int] = None
+        try:
+            import fcntl
+            import struct
+            import termios
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 150, 0, 0))
+        except (ImportError, OSError):
+            pass
+
+    @property
+    def text(self) -> str:
+        """Everything the program wrote, without colour codes and carriage returns."""
+        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r", "\n")
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            return False
+        if not data:
+            return False
+        self.raw += data
+        return True
+
+    def expect(self, needle: str, timeout: float = WAIT) -> str:
+        """Wait until ``needle`` appears after what was already expected; return the text
+        between."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.text.find(needle, self.seen)
+            if found >= 0:
+                between = self.text[self.seen:found]
+                self.seen = found + len(needle)
+                return between
+            if time.monotonic() > deadline or not self._read(0.2):
+                raise AssertionError(f"{needle!r} did not appear; the screen ends with:\n"
+                                     + self.text[-2500:])
+
+    def type(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def wait_exit(self, timeout: float = WAIT) -> int:
+        deadline = time.monotonic() + timeout
+        while self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status) if hasattr(
+                    os, "waitstatus_to_exitcode") else status >> 8
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError("the program did not exit:\n" + self.text[-2500:])
+            self._read(0.1)
+        return self.status
+
+    def close(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGTERM)
+                self.wait_exit(30)
+            except (OSError, AssertionError):
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal_factory():
+    started: List[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        terminal = Terminal(list(args))
+        started.append(terminal)
+        return terminal
+    yield start
+    for terminal in started:
+        terminal.close()
+
+
+def test_a_game_in_a_real_terminal(terminal_factory, tmp_path: Path) -> None:
+    saved = tmp_path / "pty-game.pdn"
+    term = terminal_factory("--variant", "english", "--black", "human", "--white", "engine",
+                            "--level", "3")
+    term.expect("Black 1> ")
+    assert "\x1b[" in term.raw.decode()  # colour on a terminal
+    assert " 8         1b        2b        3b        4b   8" in term.text
+    term.type("11-15\r")
+    reply_block = term.expect("Black 2> ")
+    reply = next(line for line in reply_block.splitlines() if line.startswith("1... "))
+    reply_move = reply.split()[1]
+    assert "[15b]" in reply_block and "Last move: 1... " + reply_move in reply_block
+    term.type("undo\r")
+    assert "Took back 11-15 " + reply_move + "." in term.expect("Black 1> ")
+    term.type("redo\r")
+    assert "Replayed 11-15 " + reply_move + "." in term.expect("Black 2> ")
+    term.type("11-16\r")
+    rejected = term.expect("Black 2> ")
+    assert "Not played: 11-16: square 11 is empty" in rejected
+    assert "Legal moves: " in rejected
+    term.type(f"save {saved}\r")
+    assert f"Saved to {saved}." in term.expect("Black 2> ")
+    term.type("\x03")  # Ctrl-C at the prompt asks first
+    term.expect("Quit? [y/N] ")
+    term.type("n\r")
+    term.expect("Black 2> ")
+    term.type("quit\r")
+    assert term.wait_exit() == 0
+    (tags, moves), = pdn_games(saved.read_text())
+    assert moves == ["11-15", reply_move]
+    check_moves_with_reference("english", moves)
+
+
+def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_factory) -> None:
+    # A ten-minute move: only "move now" can end it within the test's limits.
+    term = terminal_factory("--variant", "international", "--white", "engine",
+                            "--movetime", "600000", "--black", "human")
+    term.expect("White thinks: depth 2")
+    term.type("\x03")
+    after = term.expect("Black 1> ")
+    assert "(move now: the engine plays its best move so far)" in after
+    move = next(line for line in after.splitlines() if line.startswith("1. "))
+    assert "(White, draughts-engine" in move
+    check_moves_with_reference("international", [move.split()[1]])
+    term.type("\x03")
+    term.expect("Quit? [y/N] ")
+    term.type("y\r")
+    assert term.wait_exit() == 0
+
+
+def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory) -> None:
+    term = terminal_factory("--variant", "english", "--white", "engine", "--black", "engine",
+                            "--movetime", "600000")
+    term.expect("Black thinks: depth 2")
+    term.type("\x03")
+    after = term.expect("Quit? [y/N] ")
+    assert "(move now: the engine plays its best move so far)" in after
+    assert "1. " in after and "Last move: 1. " in after
+    term.type("y\r")
+    assert term.wait_exit() == 0
+
+
+def test_end_of_input_at_the_prompt_quits(terminal_factory) -> None:
+    term = terminal_factory("--variant", "tictactoe", "--white", "human", "--black", "human")
+    term.expect("X 1> ")
+    term.type("b2\r")
+    term.expect("O 1> ")
+    term.type("\x04")  # Ctrl-D
+    assert term.wait_exit() == 0

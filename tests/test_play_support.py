@@ -1,0 +1,104 @@
+"""Helpers shared by the tests of ``python3 -m protocol.play`` (no tests here).
+
+* :func:`run_play`: the program as a subprocess with scripted stdin (not a terminal);
+* :func:`pdn_games`: an independent, deliberately simple PDN splitter (tags and move words);
+* :func:`check_moves_with_reference`: every move legal by tests/reference_rules.py;
+* :func:`check_with_pydraughts`: the file read and replayed by pydraughts, when installed.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import reference_rules as ref  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+START_FENS = {"english": "B:W21-32:B1-12", "russian": "W:W21-32:B1-12",
+              "brazilian": "W:W21-32:B1-12", "international": "W:W31-50:B1-20"}
+GAME_TYPES = {"20": "international", "21": "english", "25": "russian", "26": "brazilian"}
+
+
+def play_env() -> Dict[str, str]:
+    env = dict(os.environ)
+    env["NO_COLOR"] = "1"
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def run_play(args: Sequence[str], stdin_text: str = "", timeout: float = 600
+             ) -> "subprocess.CompletedProcess[str]":
+    """``python -m protocol.play ARGS`` with ``stdin_text`` on a pipe; stdout and stderr kept."""
+    return subprocess.run([sys.executable, "-m", "protocol.play", *args], input=stdin_text,
+                          capture_output=True, text=True, timeout=timeout, cwd=str(ROOT),
+                          env=play_env())
+
+
+def pdn_games(text: str) -> List[Tuple[Dict[str, str], List[str]]]:
+    """(tags, move texts) of each game, read without the project's PDN reader."""
+    games: List[Tuple[Dict[str, str], List[str]]] = []
+    tags: Dict[str, str] = {}
+    moves: List[str] = []
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    for line in text.splitlines():
+        match = re.match(r'\s*\[(\w+) "(.*)"\]\s*$', line)
+        if match:
+            if moves:
+                games.append((tags, moves))
+                tags, moves = {}, []
+            tags[match.group(1)] = match.group(2)
+            continue
+        for word in line.split():
+            if word in ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"):
+                games.append((tags, moves))
+                tags, moves = {}, []
+            elif not re.fullmatch(r"\d+\.(\.\.)?", word):
+                moves.append(word)
+    if moves or tags:
+        games.append((tags, moves))
+    return games
+
+
+def check_moves_with_reference(variant: str, moves: Sequence[str],
+                               fen: Optional[str] = None) -> None:
+    """Every move (PDN, full capture path) is a legal move of the reference generator."""
+    size = ref.RULES[variant][0]
+    board, white_to_move = ref.parse_fen(fen or START_FENS[variant], size)
+    for ply, text in enumerate(moves):
+        squares = tuple(int(s) for s in re.split(r"[-x]", text))
+        legal = ref.legal_moves_with_paths(variant, board, white_to_move)
+        matches = [move for move, paths in legal.items() if squares in paths]
+        assert len(matches) == 1, f"ply {ply + 1}: {text} is not one legal move " \
+                                  f"(reference: {sorted(m.origin for m in legal)})"
+        board = ref.apply_move(matches[0])
+        white_to_move = not white_to_move
+
+
+def check_with_pydraughts(path: Path) -> int:
+    """Read ``path`` with pydraughts and replay every game's moves on its boards; returns the
+    number of games. Skips the test when pydraughts is not installed."""
+    try:
+        from draughts import Board, Move
+        from draughts.PDN import PDNReader
+    except ImportError:
+        pytest.skip("pydraughts (the independent PDN reader) is not installed: "
+                    "pip install pydraughts==0.6.7")
+    reader = PDNReader(filename=str(path))
+    for game in reader.games:
+        board = Board(variant=game.variant)
+        for text in game.moves:
+            legal = [move.board_move for move in board.legal_moves()]
+            move = Move(board, pdn_move=text)  # KeyError for a move pydraughts finds illegal
+            assert move.board_move in legal, text
+            board.push(move)
+        if game.game_ending != "*":
+            assert board.is_over(), f"pydraughts does not see the end of the game ({path})"
+    return len(reader.games)
