@@ -1,6 +1,6 @@
 """Depth ladder: the engine at depth d against itself at a fixed depth (default 2), d = 1..8.
 
-Runs the match runner (protocol/match.py) once per depth and prints a Markdown table of the
+Runs the match runner (protocol/match/) once per depth and prints a Markdown table of the
 results (score, Elo difference with its 95% interval, LOS, wall time)::
 
     python3 bench/ladder_match.py                      # english, depths 1-8 vs 2, 20 games each
@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from protocol.elo import elo_interval, format_elo, los  # noqa: E402
+from protocol.match.elo import elo_interval, format_elo, los  # noqa: E402
 from protocol.match import MatchError, MatchRunner, config_from_args, summarize  # noqa: E402
 
 

@@ -131,12 +131,15 @@ class ProcessTransport(StreamTransport):
               **popen_kwargs: Any) -> "ProcessTransport":
         """Start ``command`` with piped stdin, stdout and stderr.
 
-        ``own_session`` (POSIX): the engine gets a session and process group of its own, so
-        a Ctrl-C at the terminal does not reach it, and it can be killed with any children
-        of a wrapper script.  ``popen_kwargs`` go to :class:`subprocess.Popen`.
+        ``own_session``: the engine gets a session and process group of its own (a new
+        process group on Windows), so a Ctrl-C at the terminal does not reach it, and it can
+        be killed with any children of a wrapper script.  ``popen_kwargs`` go to
+        :class:`subprocess.Popen`.
         """
         if own_session and os.name == "posix":
             popen_kwargs["start_new_session"] = True
+        elif own_session:
+            popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         process = subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,

@@ -20,12 +20,15 @@ happened (:meth:`~GameController.play` for a person's move text,
 
 Contract:
 
-* One thread drives the controller. Only :meth:`~GameController.move_now` may be called from
-  another thread (or while :meth:`~GameController.engine_move` or :meth:`~GameController.hint`
-  blocks): the search stops and its best move so far is played.
+* One thread drives the controller. Only :meth:`~GameController.move_now`,
+  :meth:`~GameController.cancel` and :meth:`~GameController.abandon_search` may be called from
+  another thread (while :meth:`~GameController.engine_move`, :meth:`~GameController.hint` or
+  :meth:`~GameController.analyse` blocks): the search stops and its best move so far is
+  played (move now), or nothing is played (cancel, abandon).
 * Errors are :class:`~protocol.play.records.PlayError` subclasses with a one-line message:
   :class:`MoveRejected` (``reason`` and ``legal``), :class:`GameOverError`,
   :class:`UndoRedoError`, :class:`LoadError`, :class:`NotYourTurnError`,
+  :class:`SearchCancelled`,
   :class:`EngineFailure` (an engine crashed, hung, or played an illegal move). A failed call
   leaves the game as it was.
 * Sides are ``'white'`` and ``'black'`` (tic-tac-toe's X is ``'white'``).
@@ -62,6 +65,7 @@ __all__ = [
     "PlayedMove",
     "Hint",
     "NotYourTurnError",
+    "SearchCancelled",
     "DEFAULT_LIMITS",
     "SIDES",
     # re-exported for front ends
@@ -87,6 +91,10 @@ InfoCallback = Callable[[InfoReport], None]
 class NotYourTurnError(PlayError):
     """A move was asked of the wrong kind of player (a person's move on an engine's turn, or
     the reverse)."""
+
+
+class SearchCancelled(PlayError):
+    """The search was cancelled (:meth:`GameController.cancel`): nothing was played."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,7 @@ class GameController:
         self._engines: Dict[str, Optional[EnginePlayer]] = {"white": None, "black": None}
         self._hint_engine: Optional[EnginePlayer] = None
         self._thinking: Optional[EnginePlayer] = None
+        self._cancelled = False
         self._history: List[PlayedMove] = []
         self._redo_history: List[PlayedMove] = []
         self._closed = False
@@ -273,27 +282,70 @@ class GameController:
         use). Raises :class:`GameOverError`, :class:`EngineFailure`.
         """
         self._require_ongoing()
+        engine, limits = self._helper_engine()
+        text, info = self._think(engine, limits, on_info)
+        return Hint(text, info)
+
+    def _helper_engine(self):
+        """The engine (and its limits) that gives hints: the other side's engine, else the
+        side to move's, else our own engine (started on first use)."""
         side = self.side_to_move
         helper_side = next((s for s in (_other(side), side)
                             if not self.players[s].is_human), None)
         if helper_side is not None:
-            engine, limits = self._engine(helper_side), self.limits_of(helper_side)
-        else:
-            if self._hint_engine is None:
-                self._hint_engine = EnginePlayer(PlayerSpec.own_engine(), self.variant, None,
-                                                 self._engine_log)
-            engine, limits = self._hint_engine, self.limits
-        text, info = self._think(engine, limits, on_info)
-        return Hint(text, info)
+            return self._engine(helper_side), self.limits_of(helper_side)
+        if self._hint_engine is None:
+            self._hint_engine = EnginePlayer(PlayerSpec.own_engine(), self.variant, None,
+                                             self._engine_log)
+        return self._hint_engine, self.limits
 
     def _think(self, engine: EnginePlayer, limits: SearchLimits,
                on_info: Optional[InfoCallback]):
+        self._cancelled = False
         self._thinking = engine
         try:
-            return engine.choose(self.record, limits, on_info)
+            chosen = engine.choose(self.record, limits, on_info)
         finally:
             self._thinking = None
             engine.cancel_early_stop()
+        if self._cancelled:
+            self._cancelled = False
+            raise SearchCancelled("the search was cancelled")
+        return chosen
+
+    # ---- searching, for front ends that run searches on a worker thread -----------------
+    def analyse(self, on_info: Optional[InfoCallback] = None) -> Hint:
+        """Search the position until :meth:`move_now` (returns the best move as a
+        :class:`Hint`; nothing is played) or :meth:`cancel` (raises :class:`SearchCancelled`).
+
+        The engine is chosen as for :meth:`hint`. Raises :class:`GameOverError`,
+        :class:`EngineFailure`.
+        """
+        self._require_ongoing()
+        engine, _ = self._helper_engine()
+        text, info = self._think(engine, SearchLimits(infinite=True), on_info)
+        return Hint(text, info)
+
+    def cancel(self) -> None:
+        """Stop the engine that is thinking without playing anything: the blocked
+        :meth:`engine_move`, :meth:`hint` or :meth:`analyse` raises :class:`SearchCancelled`.
+
+        Thread-safe; does nothing when no engine is thinking (a search that starts later is not
+        affected, so a caller racing a search's start may call it again).
+        """
+        engine = self._thinking
+        if engine is not None:
+            self._cancelled = True
+            engine.stop()
+
+    def abandon_search(self) -> None:
+        """Reap the process of the engine that is thinking, for an engine that ignores
+        ``stop``: the blocked call raises :class:`EngineFailure`; that side's engine starts
+        afresh when next needed. Thread-safe; does nothing when no engine is thinking."""
+        engine = self._thinking
+        if engine is not None:
+            self._cancelled = True
+            engine.close()
 
     def _played(self, side: str, text: str, info: Optional[InfoReport]) -> PlayedMove:
         ply = self.record.ply
@@ -331,6 +383,28 @@ class GameController:
         replayed = [self._redo_history.pop() for _ in range(count)]
         self._history.extend(replayed)
         return replayed
+
+    def go_to(self, ply: int) -> None:
+        """Take back or replay moves until ``ply`` moves are played (0 up to
+        :attr:`ply` + the moves that can be redone); raises :class:`UndoRedoError`."""
+        if isinstance(ply, bool) or not isinstance(ply, int) or \
+                not 0 <= ply <= self.record.ply + self.record.redo_count:
+            raise UndoRedoError(f"no position after move {ply!r} in this game "
+                                f"(0..{self.record.ply + self.record.redo_count})")
+        if ply < self.record.ply:
+            count = self.record.ply - ply
+            self.record.undo(count)
+            for _ in range(count):
+                self._redo_history.append(self._history.pop())
+        elif ply > self.record.ply:
+            count = ply - self.record.ply
+            self.record.redo(count)
+            self._history.extend(self._redo_history.pop() for _ in range(count))
+
+    @property
+    def upcoming(self) -> List[PlayedMove]:
+        """The moves that redo would replay, the next one first."""
+        return list(reversed(self._redo_history))
 
     def _plies_to_person(self, available: int, backwards: bool) -> int:
         """How many plies to take back (or replay) to reach a person's turn."""

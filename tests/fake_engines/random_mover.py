@@ -11,7 +11,7 @@ decided by the same deterministic draw per search, so it hits the same games eve
 ``--hang P``: a search never answers (and SIGTERM is ignored from then on); ``--illegal P``: a
 search answers an illegal move; ``--think MS``: every search sleeps MS milliseconds first
 (with a clock in ``go``, at most a tenth of the remaining time unless ``--overstep`` is given).
-``--crash-at-start``: exit before answering ``uci``.
+``--crash-at-start``: exit before answering ``uci`` (after a line on stderr).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def main() -> int:
     parser.add_argument("--crash-at-start", action="store_true")
     args = parser.parse_args()
     if args.crash_at_start:
+        sys.stderr.write("random_mover: cannot start (--crash-at-start)\n")
         return 4
 
     variant = get_variant("english")

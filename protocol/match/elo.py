@@ -7,7 +7,8 @@ The Elo model is the logistic one (a score ``s`` means ``-400 * log10(1/s - 1)``
   ``Elo difference: X +/- E``: the mean score and its standard error from the per-game scores,
   mapped through the logistic curve.
 * :func:`los` is the likelihood of superiority, ``P(true Elo > 0)``, from wins and losses only
-  (draws carry no information about who is stronger): ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``.
+  (draws carry no information about who is stronger):
+  ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``.
 * :func:`sprt_llr` is the generalised SPRT log-likelihood ratio of H1 (Elo = ``elo1``) against
   H0 (Elo = ``elo0``) for trinomial results (Michel Van den Bergh's GSPRT, as in fishtest's
   trinomial mode): the counts' likelihood under the maximum-likelihood win/draw/loss
@@ -27,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 __all__ = [
     "score_to_elo",
@@ -112,6 +113,10 @@ class SprtConfig:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            value = getattr(self, name)
+            if not -2000.0 <= value <= 2000.0:
+                raise ValueError(f"SPRT {name} must be in -2000..2000, got {value:g}")
         if not self.elo1 > self.elo0:
             raise ValueError(f"SPRT needs elo1 > elo0, got elo0={self.elo0} elo1={self.elo1}")
         for name in ("alpha", "beta"):
@@ -120,18 +125,25 @@ class SprtConfig:
                 raise ValueError(f"SPRT {name} must be in (0, 0.5), got {value}")
 
     @classmethod
-    def parse(cls, tokens) -> "SprtConfig":
-        """From ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order)."""
+    def parse(cls, tokens: Sequence[str]) -> "SprtConfig":
+        """From ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order);
+        the one parser of ``--sprt`` (match and merge). Raises ValueError naming the token.
+
+        >>> str(SprtConfig.parse(["elo1=5", "alpha=0.1"]))
+        'elo0=0 elo1=5 alpha=0.1 beta=0.05'
+        """
         values = {}
         for token in tokens:
             key, sep, value = token.partition("=")
             key = key.strip().lower()
+            shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
             if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise ValueError(f"bad SPRT parameter {token!r} (expected elo0=, elo1=, alpha=, beta=)")
+                raise ValueError(f"bad SPRT parameter {shown} "
+                                 f"(expected elo0=, elo1=, alpha=, beta=)")
             try:
                 values[key] = float(value)
             except ValueError:
-                raise ValueError(f"bad SPRT parameter {token!r}: {value!r} is not a number") from None
+                raise ValueError(f"bad SPRT parameter {shown}: not a number") from None
         return cls(**values)
 
     def __str__(self) -> str:
@@ -199,7 +211,8 @@ def sprt_llr_approx(wins: int, draws: int, losses: int, elo0: float, elo1: float
     return n * (s1 - s0) * (2.0 * x - s0 - s1) / (2.0 * var)
 
 
-def sprt_status(wins: int, draws: int, losses: int, config: SprtConfig) -> Tuple[float, Optional[str]]:
+def sprt_status(wins: int, draws: int, losses: int,
+                config: SprtConfig) -> Tuple[float, Optional[str]]:
     """``(llr, verdict)``: verdict ``"H0"``/``"H1"`` once a bound is reached, else None."""
     llr = sprt_llr(wins, draws, losses, config.elo0, config.elo1)
     lower, upper = sprt_bounds(config.alpha, config.beta)

@@ -1,0 +1,207 @@
+"""The engines of a match: how each is described (:class:`EngineSpec`, from ``key=value``
+tokens), started and configured (:func:`start_engine`), and kept by a worker
+(:class:`EngineSlot`: started lazily, restarted after a crash).
+
+An engine runs in its own session / process group, so a Ctrl-C meant for the runner does not
+reach it in the middle of a game. Its stderr is captured by the client: the last lines are
+shown when it fails to start or dies (:func:`stderr_tail`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from protocol.client import CommandRejectedError, Engine, EngineError, ProcessTransport
+from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
+from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
+
+__all__ = ["EngineSpec", "ENGINE_KEYS", "parse_engine", "start_engine", "EngineSlot",
+           "stderr_tail", "STDERR_LINES"]
+
+ENGINE_KEYS = ("name", "cmd", "dir", "proto", "depth", "nodes", "movetime", "st", "tc")
+
+STDERR_LINES = 5
+"""How many of an engine's last stderr lines a failure message shows."""
+
+
+@dataclass
+class EngineSpec:
+    """How to start one engine and how it plays: its ``go`` limits and ``setoption`` values."""
+
+    name: str
+    command: List[str]
+    cwd: Optional[str] = None
+    proto: str = "uci"
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[int] = None
+    tc: Optional[TimeControl] = None
+    options: List[Tuple[str, str]] = field(default_factory=list)
+
+    def limits_text(self) -> str:
+        """The limits as given on the command line: ``depth=4 tc=40/60+0.5``."""
+        parts = [f"{key}={getattr(self, key)}" for key in ("depth", "nodes", "movetime")
+                 if getattr(self, key) is not None]
+        if self.tc is not None:
+            parts.append(f"tc={self.tc}")
+        return " ".join(parts)
+
+
+def parse_engine(tokens: Sequence[str], each: Sequence[str] = (), number: int = 1) -> EngineSpec:
+    """An :class:`EngineSpec` from ``key=value`` tokens (``each`` first, so ``tokens`` override).
+
+    Keys: ``name``, ``cmd`` (split like a shell line), ``dir`` (an existing folder), ``proto``
+    (``uci`` or ``hub``), ``depth``, ``nodes``, ``movetime`` (ms), ``st`` (seconds per move),
+    ``tc``, ``option.Name``. Raises :class:`MatchError` naming the engine and the bad token.
+    """
+    values: Dict[str, str] = {}
+    options: Dict[str, Tuple[str, str]] = {}
+    for token in list(each) + list(tokens):
+        key, sep, value = token.partition("=")
+        if not sep or not key:
+            raise MatchError(f"engine {number}: expected key=value, got {quoted(token)}")
+        if key.startswith("option."):
+            name = key[len("option."):]
+            if not name:
+                raise MatchError(f"engine {number}: option name missing in {quoted(token)}")
+            options[name.casefold()] = (name, value)
+        elif key in ENGINE_KEYS:
+            values[key] = value
+        else:
+            raise MatchError(f"engine {number}: unknown key {quoted(key)} (known: "
+                             f"{', '.join(ENGINE_KEYS)}, option.<Name>)")
+    if not values.get("cmd", "").strip():
+        raise MatchError(f"engine {number}: cmd=... is required")
+    try:
+        command = shlex.split(values["cmd"])
+    except ValueError as exc:
+        raise MatchError(f"engine {number}: bad cmd {quoted(values['cmd'])}: {exc}") from None
+    name = values.get("name") or os.path.basename(command[0])
+    proto = values.get("proto", "uci").lower()
+    if proto not in ("uci", "hub"):
+        raise MatchError(f"engine {name}: proto must be uci or hub, got {quoted(proto)}")
+    cwd = values.get("dir") or None
+    if cwd is not None and not os.path.isdir(cwd):
+        raise MatchError(f"engine {name}: dir={cwd}: no such folder")
+    spec = EngineSpec(name=name, command=command, cwd=cwd, proto=proto,
+                      options=list(options.values()))
+    for key, low, high in (("depth", 1, 99), ("nodes", 1, 2 ** 63 - 1),
+                           ("movetime", 1, MAX_CLOCK_MS)):
+        if key in values:
+            setattr(spec, key, bounded_int(values[key], f"engine {name}: {key}", low, high))
+    if "st" in values:
+        if spec.movetime is not None:
+            raise MatchError(f"engine {name}: give movetime= or st=, not both")
+        spec.movetime = max(1, parse_seconds(values["st"], f"engine {name}: st"))
+    if "tc" in values:
+        try:
+            spec.tc = TimeControl.parse(values["tc"])
+        except MatchError as exc:
+            raise MatchError(f"engine {name}: {exc}") from None
+    if spec.depth is None and spec.nodes is None and spec.movetime is None and spec.tc is None:
+        raise MatchError(f"engine {name}: no limit: give depth=, nodes=, movetime=, st= or tc=")
+    return spec
+
+
+def _engine_class(spec: EngineSpec) -> Any:
+    if spec.proto == "uci":
+        return Engine
+    try:
+        from protocol.hub.client import HubEngine  # lazily: only Hub engines need it
+    except ImportError as exc:
+        raise MatchError(f"engine {spec.name}: proto=hub needs protocol.hub.client.HubEngine, "
+                         f"which cannot be imported ({exc})") from None
+    return HubEngine
+
+
+def stderr_tail(engine: Any, lines: int = STDERR_LINES) -> Tuple[str, ...]:
+    """The last ``lines`` non-blank lines the engine wrote to stderr (after it was reaped, all
+    of them have been read)."""
+    try:
+        captured = engine.stderr_lines  # a property of the client's engines
+    except (AttributeError, EngineError):
+        return ()
+    return tuple(line.rstrip() for line in captured if line.strip())[-lines:]
+
+
+def _with_stderr(message: str, engine: Any) -> str:
+    tail = stderr_tail(engine)
+    if not tail:
+        return message
+    return message + "; its stderr ended with:\n" + "\n".join(f"  | {line}" for line in tail)
+
+
+def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
+    """Start, handshake and configure one engine (Variant, then the ``option.X`` values).
+
+    Raises :class:`EngineStartError` with the reason, followed by the last lines of the
+    engine's stderr when it wrote any.
+    """
+    cls = _engine_class(spec)
+    try:
+        transport = ProcessTransport.spawn(spec.command, cwd=spec.cwd, own_session=True)
+    except OSError as exc:
+        if spec.cwd is not None and not os.path.isdir(spec.cwd):
+            raise EngineStartError(f"dir={spec.cwd}: no such folder") from None
+        raise EngineStartError(f"cannot run {shlex.join(spec.command)}: "
+                               f"{exc.strerror or exc}") from None
+    engine = cls(transport, strict=False, timeout=timeout, quit_timeout=1.0)
+    try:
+        engine.handshake()
+    except EngineError as exc:
+        engine.quit()
+        raise EngineStartError(_with_stderr(f"no handshake: {exc.message}", engine)) from None
+    except BaseException:
+        engine.quit()
+        raise
+    try:
+        if engine.option("Variant") is not None or spec.proto == "hub":
+            engine.set_option("Variant", variant)  # HubEngine maps it (or refuses) itself
+        elif variant != "english":
+            raise EngineStartError(f"the engine has no Variant option, so it cannot play {variant}")
+        for name, value in spec.options:
+            engine.set_option(name, value)
+    except EngineError as exc:
+        engine.quit()
+        reason = exc.reason if isinstance(exc, CommandRejectedError) else exc.message
+        raise EngineStartError(_with_stderr(f"setup failed: {reason}", engine)) from None
+    except BaseException:
+        engine.quit()
+        raise
+    return engine
+
+
+class EngineSlot:
+    """One engine process for one spec, owned by one worker; started lazily, restarted after a
+    crash, a hang or a protocol failure."""
+
+    def __init__(self, spec: EngineSpec, variant: str, start_timeout: float) -> None:
+        self.spec = spec
+        self.variant = variant
+        self.start_timeout = start_timeout
+        self.engine: Any = None
+        self.starts = 0
+
+    def get(self) -> Any:
+        """The running engine, started (and configured) if there is none."""
+        if self.engine is None:
+            self.starts += 1
+            self.engine = start_engine(self.spec, self.variant, self.start_timeout)
+        return self.engine
+
+    def discard(self, quick: bool = True) -> None:
+        """Stop the engine (quit, then terminate, then kill); the next :meth:`get` starts one."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            if quick:
+                engine.quit_timeout = 0.3
+            try:
+                engine.quit()
+            except Exception:  # noqa: BLE001 - best effort: the process is being dropped
+                pass
+
+    def close(self) -> None:
+        self.discard(quick=False)

@@ -1,0 +1,204 @@
+"""Playing one game of the plan with a worker's engines (:func:`play_game`).
+
+Per game ``ucinewgame``; per move ``position fen <start> moves <all moves>`` and ``go`` with
+the engine's limits (``depth``, ``nodes``, ``movetime``, or the clock the runner keeps). Each
+``bestmove`` is checked against the rules before it is played. The game ends when the side to
+move has no legal move, by the variant's draw rules (``Game.result()``), at the ``max_plies``
+cap (a draw, ``adjudication``), or by a forfeit of the side to move: a crash, a timeout or
+stall, an illegal move, a protocol error. A crashed or hung engine is discarded and a fresh
+one is started for the next game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from draughts_engine.errors import DraughtsError
+from draughts_engine.game import GameResult
+from draughts_engine.notation import parse_move
+from draughts_engine.search.limits import SearchLimits
+from protocol.client import (
+    CommandRejectedError,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+)
+from protocol.match.clock import MAX_CLOCK_MS, Clock
+from protocol.match.config import MatchConfig
+from protocol.match.engines import EngineSlot, EngineSpec, stderr_tail
+from protocol.match.errors import EngineStartError
+from protocol.match.plan import PlannedGame
+from protocol.match.records import GameRecord, game_text
+
+__all__ = ["play_game", "limit_tags", "go_limits", "time_text"]
+
+
+def limit_tags(white: EngineSpec, black: EngineSpec) -> Dict[str, str]:
+    """The PDN tags that record how the engines played: ``WhiteLimits``/``BlackLimits`` (as
+    given on the command line) and, when both play on the same clock, ``TimeControl``.
+
+    >>> from protocol.match.engines import parse_engine
+    >>> a = parse_engine(["cmd=a", "tc=40/60+0.5"]); b = parse_engine(["cmd=b", "tc=40/60+0.5"])
+    >>> limit_tags(a, b)
+    {'TimeControl': '40/60+0.5', 'WhiteLimits': 'tc=40/60+0.5', 'BlackLimits': 'tc=40/60+0.5'}
+    """
+    tags: Dict[str, str] = {}
+    if white.tc is not None and white.tc == black.tc:
+        tags["TimeControl"] = str(white.tc)
+    tags["WhiteLimits"] = white.limits_text()
+    tags["BlackLimits"] = black.limits_text()
+    return tags
+
+
+def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, EngineSlot],
+              abort: threading.Event) -> Optional[GameRecord]:
+    """Play one planned game with the worker's engines; None if ``abort`` was set meanwhile."""
+    specs = config.engines
+    opening = config.openings[planned.opening % len(config.openings)]
+    game = opening.game(config.variant)
+    opening_plies = game.ply
+    side_engine = {"white": planned.white, "black": planned.black}
+    names = {side: specs[number].name for side, number in side_engine.items()}
+    notes: List[str] = []
+
+    def finish(outcome: str, termination: str, reason: str) -> GameRecord:
+        result = GameResult(outcome, reason).score_text(config.variant.size == 10)
+        tags = {"Event": config.event, "Site": "?", "Date": config.date or "????.??.??",
+                "Round": str(planned.index + 1), "White": names["white"],
+                "Black": names["black"], "Result": result, "Termination": termination,
+                "PlyCount": str(game.ply)}
+        tags.update(limit_tags(specs[planned.white], specs[planned.black]))
+        if opening.label:
+            tags["Opening"] = opening.label
+        return GameRecord(planned.index, names["white"], names["black"], outcome, termination,
+                          reason, game.ply, game_text(game, tags, reason, opening_plies),
+                          tuple(m.pdn() for m in game.moves), config.event,
+                          str(config.variant.game_type), notes=tuple(notes))
+
+    def forfeit(side: str, termination: str, reason: str, engine: Any = None) -> GameRecord:
+        tail = stderr_tail(engine) if engine is not None else ()
+        if tail:
+            reason += f"; its stderr ended with: {tail[-1][:200]}"
+            notes.append(f"{names[side]} ({side}) {termination}: its stderr ended with:")
+            notes.extend(f"  | {line}" for line in tail)
+        winner = "black" if side == "white" else "white"
+        return finish(winner, termination,
+                      f"{side.capitalize()} ({names[side]}) forfeits: {reason}")
+
+    # start both engines and tell them a new game begins
+    engines: Dict[str, Any] = {}
+    for side in ("white", "black"):
+        slot = slots[side_engine[side]]
+        failure = ""
+        for _attempt in range(2):  # an engine that died between games gets one restart
+            try:
+                engine = slot.get()
+                engine.new_game()
+                engines[side] = engine
+                break
+            except EngineStartError as exc:
+                failure, *tail = str(exc).split("\n")
+                if tail:
+                    notes.append(f"{names[side]} ({side}) could not start:")
+                    notes.extend(tail)
+                slot.discard()
+                break  # a fresh start failed: no point retrying at once
+            except EngineError as exc:
+                failure = exc.message
+                slot.discard()
+        if side not in engines:
+            return forfeit(side, "crash", f"engine could not start: {failure}")
+
+    clocks: Dict[str, Optional[Clock]] = {
+        side: Clock(specs[number].tc) if specs[number].tc else None
+        for side, number in side_engine.items()}
+    margin = config.timemargin_ms
+    while True:
+        if abort.is_set():
+            return None
+        state = game.result()
+        if state.is_over:
+            return finish(state.outcome or "draw", "normal", state.reason)
+        if config.max_plies and game.ply - opening_plies >= config.max_plies:
+            return finish("draw", "adjudication",
+                          f"move cap: {config.max_plies} plies played without a result")
+        side = "white" if game.position.white_to_move else "black"
+        other = "black" if side == "white" else "white"
+        spec = specs[side_engine[side]]
+        slot = slots[side_engine[side]]
+        engine = engines[side]
+        clock = clocks[side]
+        limits, budget_ms = go_limits(spec, side, clock, clocks[other])
+        timeout = (budget_ms + margin) / 1000 if budget_ms is not None else config.move_timeout
+        searching = False
+        try:
+            engine.position(opening.fen, [m.pdn() for m in game.moves])
+            searching = True
+            started = time.monotonic()
+            result = engine.go(limits, timeout=timeout)
+            elapsed_ms = (time.monotonic() - started) * 1000
+        except EngineTimeoutError as exc:
+            slot.discard()
+            if not searching:
+                return forfeit(side, "stalled", f"engine stopped answering ({exc.message})", engine)
+            if budget_ms is not None:
+                return forfeit(side, "time forfeit", f"no bestmove within {timeout:.3f} s "
+                                                     f"({time_text(spec, clock, margin)})", engine)
+            return forfeit(side, "stalled", f"no bestmove within {timeout:g} s "
+                                            f"({spec.limits_text()}); see --move-timeout", engine)
+        except EngineTerminatedError as exc:
+            slot.discard()
+            return forfeit(side, "crash", f"crashed: {exc.message}", engine)
+        except CommandRejectedError as exc:
+            slot.discard()
+            return forfeit(side, "protocol error", f"the engine answered error {exc.reason}",
+                           engine)
+        except EngineError as exc:
+            slot.discard()
+            return forfeit(side, "protocol error", exc.message, engine)
+        if clock is not None and not clock.punch(elapsed_ms, margin):
+            return forfeit(side, "time forfeit",
+                           f"took {elapsed_ms / 1000:.3f} s with "
+                           f"{time_text(spec, clock, margin, elapsed_ms)}")
+        if spec.movetime is not None and elapsed_ms > spec.movetime + margin:
+            return forfeit(side, "time forfeit", f"took {elapsed_ms / 1000:.3f} s for movetime "
+                                                 f"{spec.movetime} ms (margin {margin} ms)")
+        if result.bestmove is None:
+            return forfeit(side, "illegal move", "bestmove (none) although it has a legal move")
+        try:
+            move = parse_move(game.position, result.bestmove)
+        except DraughtsError as exc:
+            return forfeit(side, "illegal move", f"bestmove {result.bestmove}: {exc}")
+        game.push(move)
+
+
+def go_limits(spec: EngineSpec, side: str, clock: Optional[Clock],
+              other: Optional[Clock]) -> Tuple[SearchLimits, Optional[float]]:
+    """The ``go`` limits for ``spec`` and the time it may use (ms; None: no time limit)."""
+    kwargs: Dict[str, Any] = {"depth": spec.depth, "nodes": spec.nodes,
+                              "movetime_ms": spec.movetime}
+    budgets: List[float] = []
+    if spec.movetime is not None:
+        budgets.append(float(spec.movetime))
+    if clock is not None:
+        other = other if other is not None else clock
+        own_ms = min(MAX_CLOCK_MS, int(clock.remaining_ms))
+        other_ms = min(MAX_CLOCK_MS, int(other.remaining_ms))
+        white, black = (clock, other) if side == "white" else (other, clock)
+        kwargs.update(wtime_ms=own_ms if side == "white" else other_ms,
+                      btime_ms=own_ms if side == "black" else other_ms,
+                      winc_ms=white.tc.inc_ms, binc_ms=black.tc.inc_ms,
+                      movestogo=clock.movestogo)
+        budgets.append(clock.remaining_ms)
+    return SearchLimits(**kwargs), (min(budgets) if budgets else None)
+
+
+def time_text(spec: EngineSpec, clock: Optional[Clock], margin_ms: int,
+              elapsed_ms: float = 0.0) -> str:
+    """What the engine had: its clock before the move, or its limits."""
+    if clock is None:
+        return spec.limits_text()
+    before = clock.remaining_ms + elapsed_ms
+    return f"{before / 1000:.3f} s on its clock, tc={spec.tc}, margin {margin_ms} ms"

@@ -1,0 +1,570 @@
+"""One open board: a :class:`~protocol.play.controller.GameController`, the thread that runs
+its engines, and the state the page draws.
+
+The game logic (rules, players, engines, undo/redo, PDN) is the controller's; this module
+only decides *when* engines search and turns the game into JSON for the page.
+
+Threads. Requests change the board through :meth:`WebBoard.act`, one at a time (the *action*
+lock); engines search on one *worker* thread per board. An action first halts the worker
+(``cancel`` the search, wait for the thread; an engine that ignores ``stop`` is reaped), so
+the controller is only ever driven by one thread, as its contract asks. Whoever drove the
+controller last publishes a new state (a JSON-ready dict with a ``version``) under the
+*state* condition, which the event streams wait on; requests never read the controller
+while the worker runs.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional
+
+from draughts_engine.notation import parse_squares
+from draughts_engine.search.limits import SearchLimits
+from protocol.client import InfoReport
+from protocol.play.controller import (
+    EngineFailure,
+    GameController,
+    GameOverError,
+    Hint,
+    PlayError,
+    PlayerSpec,
+    SearchCancelled,
+)
+from protocol.play.players import OWN_ENGINE_COMMAND
+from protocol.play.records import DraughtsRecord, records_from_text
+
+from .engines import EngineBook, EngineChoice
+
+__all__ = ["WebBoard", "BoardSettings", "Players", "BoardClosedError", "SIDES"]
+
+SIDES = ("white", "black")
+ABANDON_AFTER = 10.0
+"""Seconds an action waits for a stopped search to end before reaping its engine."""
+
+
+class BoardClosedError(Exception):
+    """The board was closed (by its page, a timeout or the server stopping)."""
+
+
+@dataclass(frozen=True)
+class Players:
+    """Who plays each side (``None`` for a person, else an engine name of the
+    :class:`~.engines.EngineBook`), the search limits and the pause between two engines' moves."""
+
+    white: Optional[str] = None
+    black: Optional[str] = None
+    limits: SearchLimits = SearchLimits(depth=6)
+    delay_ms: int = 1000
+
+    def engine_of(self, side: str) -> Optional[str]:
+        return self.white if side == "white" else self.black
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    """How a board starts: a variant and an optional FEN, or a PDN game; and its players."""
+
+    variant: str = "international"
+    fen: Optional[str] = None
+    pdn: Optional[str] = None
+    players: Players = Players()
+
+
+def _spec(choice: Optional[EngineChoice]) -> PlayerSpec:
+    if choice is None:
+        return PlayerSpec.human()
+    if choice.command == OWN_ENGINE_COMMAND and choice.proto == "uci":
+        return PlayerSpec.own_engine()
+    return PlayerSpec("engine", choice.command, choice.proto)
+
+
+class WebBoard:
+    """One board of one page (see the module docstring for the threads).
+
+    ``engines`` names the engines the players may use; ``clock`` is the time source of
+    :attr:`last_seen` (the registry's heartbeat timeout reads it); ``log`` gets one-line
+    diagnostics. Raises :class:`~protocol.play.controller.PlayError` for settings that
+    cannot start a game.
+    """
+
+    def __init__(self, board_id: str, settings: BoardSettings, engines: EngineBook,
+                 clock: Callable[[], float] = time.monotonic,
+                 log: Optional[Callable[[str], None]] = None) -> None:
+        self.id = board_id
+        self.engines = engines
+        self.clock = clock
+        self.log = log
+        self.last_seen = clock()
+        self.streams = 0
+        self.closed = False
+        self._actions = threading.Lock()
+        self._state = threading.Condition()
+        self._worker: Optional[threading.Thread] = None
+        self._halt = threading.Event()
+        self._version = 0
+        self._snapshot: Dict[str, Any] = {}
+        self.players = settings.players
+        self.paused = False
+        self._job: Optional[str] = None          # 'play', 'hint', 'analyse' while the worker runs
+        self._next_job: Optional[str] = None     # what an action asks the worker to do next
+        self._play_best = False                  # "move now" came during an analysis
+        self._thinking: Optional[str] = None     # the side whose engine searches for a move
+        self._analysis: Optional[Dict[str, Any]] = None
+        self._hint: Optional[Dict[str, Any]] = None
+        self._message: Optional[str] = None
+        self.controller = self._new_controller(settings.variant, settings.fen)
+        try:
+            if settings.pdn:
+                self._load_pdn(settings.pdn)
+        except BaseException:
+            self.controller.close()
+            raise
+        with self._state:
+            self._publish()
+        self._kick()
+
+    # ------------------------------------------------------------------ reading
+
+    def snapshot(self) -> Dict[str, Any]:
+        """The latest published state (see :meth:`_publish` for its fields)."""
+        with self._state:
+            return self._snapshot
+
+    def wait_change(self, version: int, timeout: float) -> Optional[Dict[str, Any]]:
+        """The state once its version differs from ``version`` (None after ``timeout``
+        seconds without a change, or when the board is closed)."""
+        with self._state:
+            self._state.wait_for(lambda: self._version != version or self.closed, timeout)
+            if self.closed or self._version == version:
+                return None
+            return self._snapshot
+
+    def touch(self) -> None:
+        """The page is still there (a request or an open event stream)."""
+        self.last_seen = self.clock()
+
+    def stream_opened(self) -> None:
+        with self._state:
+            self.streams += 1
+        self.touch()
+
+    def stream_closed(self) -> None:
+        with self._state:
+            self.streams -= 1
+        self.touch()
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, action: str, **arguments: Any) -> Dict[str, Any]:
+        """Do one of the page's actions and return the new state.
+
+        ``move(text)``, ``undo()``, ``redo()``, ``goto(ply)``, ``new(variant, fen, players)``,
+        ``fen(fen)``, ``pdn(text)``, ``players(players)``, ``go()``, ``stop()``,
+        ``analyse(on)``, ``hint()``. ``movenow`` does not wait: see :meth:`move_now`.
+        Raises :class:`~protocol.play.controller.PlayError` (nothing changed),
+        :class:`BoardClosedError`, or ``KeyError`` for an unknown action.
+        """
+        handler = getattr(self, "_do_" + action)
+        with self._actions:
+            if self.closed:
+                raise BoardClosedError(f"board {self.id} is closed")
+            self._message = None
+            was = self._stop_worker()  # may leave a message (an engine reaped)
+            self._next_job = None
+            try:
+                handler(was, **arguments)
+            finally:
+                with self._state:
+                    self._publish()
+                self._kick()
+        return self.snapshot()
+
+    def move_now(self) -> Dict[str, Any]:
+        """The engine's best move so far is played now: the thinking engine's, or (during an
+        analysis on a person's turn) the analysis's. Does not wait for the move."""
+        if self.closed:
+            raise BoardClosedError(f"board {self.id} is closed")
+        self._play_best = True
+        self.controller.move_now()
+        return self.snapshot()
+
+    def close(self) -> None:
+        """Stop searching, reap every engine process, wake the event streams; idempotent."""
+        with self._actions:
+            if self.closed:
+                return
+            self._stop_worker()
+            self.controller.close()
+            with self._state:
+                self.closed = True
+                self._version += 1
+                self._state.notify_all()
+
+    # ------------------------------------------------------------------ the actions
+
+    def _do_move(self, was: Optional[str], text: str) -> None:
+        self.controller.play(text)
+        self.paused = False
+        self._hint = None
+
+    def _do_undo(self, was: Optional[str]) -> None:
+        self.controller.undo()
+        self._after_navigation()
+
+    def _do_redo(self, was: Optional[str]) -> None:
+        self.controller.redo()
+        self._after_navigation()
+
+    def _do_goto(self, was: Optional[str], ply: int) -> None:
+        self.controller.go_to(ply)
+        self._after_navigation()
+
+    def _after_navigation(self) -> None:
+        self._hint = None
+        self._analysis = None
+        self.paused = not self.controller.human_to_move()
+
+    def _do_new(self, was: Optional[str], variant: Optional[str] = None, fen: Optional[str] = None,
+                players: Optional[Players] = None) -> None:
+        variant = variant or self.controller.variant
+        before = self.players
+        if players is not None:
+            self.players = players
+        try:
+            if variant != self.controller.variant:
+                controller = self._new_controller(variant, fen)
+                self.controller.close()
+                self.controller = controller
+            else:
+                self.controller.new_game(fen)
+        except BaseException:
+            self.players = before
+            raise
+        self._apply_players()
+        self._reset_view()
+
+    def _do_fen(self, was: Optional[str], fen: str) -> None:
+        self.controller.set_position(fen)
+        self._reset_view()
+
+    def _do_pdn(self, was: Optional[str], text: str) -> None:
+        self._load_pdn(text)
+        self._reset_view()
+
+    def _reset_view(self) -> None:
+        self._hint = None
+        self._analysis = None
+        self.paused = False
+
+    def _do_players(self, was: Optional[str], players: Players) -> None:
+        self.players = players
+        self._apply_players()
+        self.paused = False
+
+    def _do_go(self, was: Optional[str]) -> None:
+        """Resume engine play; on a person's turn the engine plays this one move for them."""
+        self._require_ongoing()
+        self.paused = False
+        if self.controller.human_to_move():
+            self._next_job = "move-for-person"
+
+    def _do_stop(self, was: Optional[str]) -> None:
+        if was == "play":
+            self.paused = True
+
+    def _do_analyse(self, was: Optional[str], on: bool = True) -> None:
+        if on and was != "analyse":
+            self._require_ongoing()
+            self._next_job = "analyse"
+
+    def _do_hint(self, was: Optional[str]) -> None:
+        self._require_ongoing()
+        self._next_job = "hint"
+
+    def _require_ongoing(self) -> None:
+        outcome = self.controller.result()
+        if outcome.is_over:
+            raise GameOverError(f"the game is over ({outcome.reason})")
+
+    # ------------------------------------------------------------------ the controller
+
+    def _new_controller(self, variant: str, fen: Optional[str]) -> GameController:
+        controller = GameController(variant, white=self._player_spec("white"),
+                                    black=self._player_spec("black"),
+                                    limits=self.players.limits, fen=fen)
+        if not isinstance(controller.record, DraughtsRecord):
+            controller.close()
+            raise PlayError(f"the web board plays draughts only, not {variant}")
+        return controller
+
+    def _player_spec(self, side: str) -> PlayerSpec:
+        name = self.players.engine_of(side)
+        choice = None if name is None else self.engines.get(name)
+        if name is not None and choice is None:
+            raise PlayError(f"unknown engine {name!r}")
+        return _spec(choice)
+
+    def _apply_players(self) -> None:
+        controller = self.controller
+        controller.limits = self.players.limits
+        for side in SIDES:
+            spec = self._player_spec(side)
+            if spec != controller.player(side):
+                controller.set_player(side, spec)
+
+    def _load_pdn(self, text: str) -> None:
+        records = records_from_text(text, self.controller.variant, "PDN")
+        if not isinstance(records[0], DraughtsRecord):
+            raise PlayError("the web board plays draughts only, not " + records[0].variant)
+        self.controller.load_text(text, 1, "PDN")
+
+    # ------------------------------------------------------------------ the worker
+
+    def _kick(self) -> None:
+        """Start the job an action asked for, or else the engine of the side to move if it
+        is an engine's turn and the game is not paused."""
+        if self.closed or self._worker is not None:
+            return
+        job, self._next_job = self._next_job, None
+        if job is not None:
+            self._start_worker(job)
+            return
+        if self.paused:
+            return
+        controller = self.controller
+        if not controller.result().is_over and not controller.human_to_move():
+            self._start_worker("play")
+
+    def _start_worker(self, job: str) -> None:
+        self._halt.clear()
+        self._play_best = False
+        self._job = "play" if job == "move-for-person" else job
+        with self._state:
+            self._hint = None if job != "analyse" else self._hint
+            self._analysis = None
+            self._publish()
+        self._worker = threading.Thread(target=self._work, args=(job,), daemon=True,
+                                        name=f"board-{self.id[:6]}-{job}")
+        self._worker.start()
+
+    def _stop_worker(self) -> Optional[str]:
+        """Halt the worker (cancel its search) and wait for it; returns the job it ran."""
+        worker, job = self._worker, self._job
+        if worker is None:
+            return None
+        self._halt.set()
+        deadline = time.monotonic() + ABANDON_AFTER
+        while worker.is_alive():
+            self.controller.cancel()
+            worker.join(0.05)
+            if worker.is_alive() and time.monotonic() > deadline:
+                self.controller.abandon_search()
+                deadline = float("inf")
+        self._worker = None
+        self._job = None
+        return job
+
+    def _work(self, job: str) -> None:
+        controller = self.controller
+        try:
+            if job == "move-for-person":
+                with self._state:
+                    self._thinking = controller.side_to_move
+                hint = self._search(controller.hint, "move", helper=True)
+                if self._halt.is_set():
+                    return
+                controller.play(hint.move)
+                job = "play"
+                self._published_move()
+            if job == "hint":
+                hint = self._search(controller.hint, "hint", helper=True)
+                self._set_hint(hint)
+                return
+            if job == "analyse":
+                hint = self._search(controller.analyse, "analyse", helper=True)
+                if not (self._play_best and controller.human_to_move()) or self._halt.is_set():
+                    self._set_hint(hint)
+                    return
+                controller.play(hint.move)
+                self._published_move()
+            while not self._halt.is_set():
+                if controller.result().is_over or controller.human_to_move():
+                    return
+                side = controller.side_to_move
+                with self._state:
+                    self._thinking = side
+                    self._publish()
+                self._search(controller.engine_move, "move", helper=False)
+                self._published_move()
+                if controller.result().is_over or controller.human_to_move():
+                    return
+                if self._halt.wait(self.players.delay_ms / 1000):
+                    return
+        except SearchCancelled:
+            pass
+        except EngineFailure as failure:
+            side = failure.side or self._thinking
+            self._message = f"engine failure: {failure}"
+            self.paused = True
+            if self.log is not None:
+                self.log(f"board {self.id[:6]}: {failure}")
+            if side in SIDES and not controller.player(side).is_human:
+                controller.set_player(side, controller.player(side))  # a fresh process next time
+        except PlayError as error:
+            self._message = str(error)
+        except Exception as error:  # a bug: keep the board usable and say so
+            self._message = "internal error while the engine played"
+            if self.log is not None:
+                self.log(f"board {self.id[:6]}: internal error: {type(error).__name__}: {error}")
+        finally:
+            with self._state:
+                self._thinking = None
+                if self._analysis is not None:
+                    self._analysis["running"] = False
+                    self._analysis["arrow"] = None
+                self._job = None
+                self._publish()
+
+    def _search(self, call: Callable[..., Any], kind: str, helper: bool) -> Any:
+        """Run one controller search (``call(on_info=...)``), showing its reports as the
+        analysis. ``kind`` is ``move``, ``hint`` or ``analyse``; ``helper`` says the engine is
+        the one that gives hints (the controller's choice: the other side's engine, else the
+        side to move's, else ours), which only matters for the name shown."""
+        controller = self.controller
+        side = controller.side_to_move
+        record = controller.record
+        other = "black" if side == "white" else "white"
+        names = ([self.players.engine_of(other), self.players.engine_of(side)] if helper
+                 else [self.players.engine_of(side)])
+        engine = next((name for name in names if name), self.engines.default.name)
+        with self._state:
+            self._analysis = {"kind": kind, "engine": engine, "running": True, "depth": None,
+                              "seldepth": None, "score_cp": None, "mate": None, "nodes": None,
+                              "nps": None, "pv": [], "arrow": None}
+            self._publish()
+
+        def on_info(report: InfoReport) -> None:
+            if report.depth is None and report.score_cp is None and report.score_mate is None:
+                return
+            sign = 1 if side == "white" else -1
+            arrow = _arrow(record, report.pv[0]) if report.pv else None
+            with self._state:
+                analysis = self._analysis
+                if analysis is None:
+                    return
+                analysis.update({
+                    "depth": report.depth, "seldepth": report.seldepth,
+                    "score_cp": None if report.score_cp is None else sign * report.score_cp,
+                    "mate": None if report.score_mate is None else sign * report.score_mate,
+                    "nodes": report.nodes, "nps": report.nps, "pv": list(report.pv),
+                    "arrow": arrow if arrow is not None else analysis["arrow"]})
+                self._bump()
+
+        return call(on_info=on_info)
+
+    def _published_move(self) -> None:
+        with self._state:
+            self._thinking = None
+            if self._analysis is not None:
+                self._analysis["running"] = False
+                self._analysis["arrow"] = None
+            self._publish()
+
+    def _set_hint(self, hint: Hint) -> None:
+        with self._state:
+            arrow = _arrow(self.controller.record, hint.move)
+            self._hint = {"move": hint.move, "arrow": arrow}
+            self._publish()
+
+    # ------------------------------------------------------------------ the state
+
+    def _bump(self) -> None:
+        """A change inside the snapshot (analysis): new version, wake the streams.
+        Caller holds the state condition."""
+        self._version += 1
+        self._snapshot = dict(self._snapshot, version=self._version,
+                              analysis=_copy(self._analysis), hint=self._hint)
+        self._state.notify_all()
+
+    def _publish(self) -> None:
+        """Rebuild the snapshot from the controller. Caller holds the state condition and is
+        the thread driving the controller."""
+        controller = self.controller
+        record = controller.record
+        position = record.position
+        geometry = position.geometry
+        outcome = controller.result()
+        human_turn = controller.human_to_move() and not outcome.is_over
+        legal: List[Dict[str, Any]] = []
+        if human_turn and self._thinking is None:
+            for move, paths in position.move_variants():
+                legal.append({"pdn": move.pdn(), "paths": [list(p) for p in paths]})
+        last = record.last_move
+        moves = [[m.label, m.text] for m in controller.history + controller.upcoming]
+        self._version += 1
+        self._snapshot = {
+            "id": self.id,
+            "version": self._version,
+            "variant": controller.variant,
+            "size": geometry.size,
+            "fen": controller.fen(),
+            "turn": controller.side_to_move,
+            "pieces": "".join(position.piece_at(n) or "." for n in range(1, geometry.squares + 1)),
+            "legal": legal,
+            "last": None if last is None else {"path": list(last.path),
+                                               "captured": list(last.captured)},
+            "moves": moves,
+            "ply": controller.ply,
+            "players": {side: self._player_json(side) for side in SIDES},
+            "limit": {"level": self.players.limits.depth,
+                      "movetime_ms": self.players.limits.movetime_ms},
+            "delay_ms": self.players.delay_ms,
+            "thinking": self._thinking,
+            "analysing": self._job == "analyse",
+            "hinting": self._job == "hint",
+            "paused": self.paused,
+            "analysis": _copy(self._analysis),
+            "hint": self._hint,
+            "result": None if not outcome.is_over else {
+                "winner": outcome.winner, "reason": outcome.reason, "score": outcome.score},
+            "status": self._status(outcome),
+            "message": self._message,
+            "pdn": controller.pdn(),
+        }
+        self._state.notify_all()
+
+    def _player_json(self, side: str) -> Dict[str, Any]:
+        name = self.players.engine_of(side)
+        if name is None:
+            return {"type": "human", "name": "Human"}
+        return {"type": "engine", "engine": name, "name": self.controller.player_name(side)}
+
+    def _status(self, outcome: Any) -> str:
+        controller = self.controller
+        turn = controller.side_to_move.capitalize()
+        if outcome.is_over:
+            return f"Game over: {outcome.score} ({outcome.reason})"
+        if self._thinking is not None:
+            engine = self.players.engine_of(self._thinking) or self.engines.default.name
+            return f"{turn} ({engine}) is thinking…"
+        if self._job == "analyse":
+            return f"{turn} to move; analysing…"
+        if self._job == "hint":
+            return f"{turn} to move; looking for a hint…"
+        if self.paused and not controller.human_to_move():
+            return f"{turn} to move (engine); paused: press Resume"
+        return f"{turn} to move"
+
+
+def _arrow(record: DraughtsRecord, text: str) -> Optional[List[int]]:
+    """``[from, to]`` of move text in the record's current position, or None."""
+    try:
+        squares, _ = parse_squares(text, record.position)
+    except ValueError:
+        return None
+    return [squares[0], squares[-1]]
+
+
+def _copy(analysis: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    return None if analysis is None else dict(analysis, pv=list(analysis["pv"]))

@@ -1,0 +1,424 @@
+/* The page: one board on the server, its state pushed by Server-Sent Events.
+ *
+ * The server owns the game (rules, players, engines); this script shows its state and
+ * sends what the person does.  Links: /?variant=international&fen=...&level=N
+ * (also white=, black= as "human" or an engine name, movetime= in ms).
+ */
+"use strict";
+
+const HEARTBEAT_MS = 10000;
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  info: null,        // GET /api/info
+  id: null,          // board id
+  state: null,       // last state shown
+  version: -1,
+  events: null,      // EventSource
+  board: null,       // BoardView
+  lastPdn: "",       // to rebuild the board if the server closed it
+  recovering: false,
+  leaving: false,    // the page is going away: never open a board again
+};
+
+/* ------------------------------------------------------------------ server calls */
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (e) {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, (data && data.error) || `HTTP ${response.status}`);
+  }
+  return data;
+}
+
+async function act(action, body) {
+  if (!page.id) return null;
+  try {
+    const data = await api("POST", `/api/boards/${page.id}/${action}`, body || {});
+    showMessage("");
+    if (data && data.state) showState(data.state);
+    return data;
+  } catch (error) {
+    if (error.status === 404) {
+      recover();
+    } else {
+      showMessage(error.message);
+    }
+    return null;
+  }
+}
+
+function showMessage(text) {
+  $("message").textContent = text || "";
+}
+
+/* ------------------------------------------------------------------ the board's life */
+
+function settingsFromUrl() {
+  const params = new URLSearchParams(window.location.search);
+  const out = {};
+  for (const key of ["variant", "fen", "white", "black"]) {
+    if (params.get(key)) out[key] = params.get(key);
+  }
+  for (const key of ["level", "movetime"]) {
+    const value = params.get(key);
+    if (value && /^\d+$/.test(value)) out[key] = Number(value);
+  }
+  return out;
+}
+
+async function openBoard(settings) {
+  const data = await api("POST", "/api/boards", settings);
+  page.id = data.id;
+  page.version = -1;
+  showState(data.state);
+  listen();
+}
+
+function listen() {
+  if (page.events) page.events.close();
+  const events = new EventSource(`/api/boards/${page.id}/events`);
+  page.events = events;
+  events.addEventListener("state", (e) => showState(JSON.parse(e.data)));
+  events.addEventListener("closed", () => {
+    events.close();
+    recover();
+  });
+}
+
+/* The server closed our board (timeout, restart): open a new one with the same game. */
+async function recover() {
+  if (page.recovering || page.leaving) return;
+  page.recovering = true;
+  if (page.events) page.events.close();
+  showMessage("The server closed this board; opening a new one with the same game…");
+  try {
+    await openBoard(Object.assign(currentSettings(), page.lastPdn ? {pdn: page.lastPdn} : {}));
+    showMessage("");
+  } catch (error) {
+    showMessage(`Cannot reach the server: ${error.message}. Reload the page to try again.`);
+  } finally {
+    page.recovering = false;
+  }
+}
+
+function heartbeat() {
+  if (page.id && !page.recovering && !page.leaving) {
+    api("POST", `/api/boards/${page.id}/heartbeat`, {}).catch((error) => {
+      if (error.status === 404) recover();
+    });
+  }
+}
+
+/* ------------------------------------------------------------------ showing the state */
+
+function scoreText(analysis) {
+  if (analysis.mate !== null && analysis.mate !== undefined) {
+    return (analysis.mate > 0 ? "+" : "-") + "#" + Math.abs(analysis.mate);
+  }
+  if (analysis.score_cp === null || analysis.score_cp === undefined) return "?";
+  const value = analysis.score_cp / 100;
+  return (value > 0 ? "+" : "") + value.toFixed(2);
+}
+
+function speedText(nps) {
+  if (nps === null || nps === undefined) return "";
+  if (nps >= 1e6) return (nps / 1e6).toFixed(1) + " MN/s";
+  if (nps >= 1e3) return (nps / 1e3).toFixed(1) + " kN/s";
+  return nps + " N/s";
+}
+
+function analysisText(state) {
+  const a = state.analysis;
+  if (!a) {
+    if (state.hint) return `Hint: ${state.hint.move}`;
+    return "No analysis yet.";
+  }
+  const parts = [];
+  if (a.engine) parts.push(a.engine + (!a.running ? "" : a.kind === "analyse" ? " analysing" : " thinking"));
+  if (a.depth !== null && a.depth !== undefined) parts.push(`depth ${a.depth}`);
+  parts.push(`score ${scoreText(a)} (White)`);
+  if (a.nps) parts.push(speedText(a.nps));
+  if (a.nodes !== null && a.nodes !== undefined) parts.push(`${a.nodes} nodes`);
+  let text = parts.join(" · ");
+  if (a.pv && a.pv.length) text += ` — ${a.pv.join(" ")}`;
+  if (state.hint) text = `Hint: ${state.hint.move}. ` + text;
+  return text;
+}
+
+/* Played moves go in #moves (a person or a test reads the game there); moves that redo
+ * would replay go in #moves-ahead. Both are clickable: go to the position after a move. */
+function renderMoves(state) {
+  fillMoveList($("moves"), state.moves.slice(0, state.ply), 0, state.ply);
+  fillMoveList($("moves-ahead"), state.moves.slice(state.ply), state.ply, state.ply);
+  $("moves-ahead-box").hidden = state.ply >= state.moves.length;
+  const current = $("moves").querySelector(".current");
+  if (current) $("moves").scrollTop = current.offsetTop - $("moves").offsetTop - 40;
+}
+
+function fillMoveList(list, moves, firstPly, currentPly) {
+  list.textContent = "";
+  let item = null;
+  moves.forEach(([label, text], index) => {
+    const ply = firstPly + index + 1;
+    if (item === null || !label.endsWith("...")) {
+      item = document.createElement("li");
+      const num = document.createElement("span");
+      num.className = "num";
+      num.textContent = label;
+      item.appendChild(num);
+      list.appendChild(item);
+    }
+    const span = document.createElement("span");
+    span.className = "ply";
+    if (ply === currentPly) span.classList.add("current");
+    span.setAttribute("data-ply", String(ply));
+    span.textContent = text;
+    span.title = "Go to the position after this move";
+    span.addEventListener("click", () => act("goto", {ply}));
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(span);
+  });
+}
+
+function playerValue(player) {
+  return player.type === "engine" ? "engine:" + player.engine : "human";
+}
+
+function showState(state) {
+  if (!state || state.id !== page.id || state.version <= page.version) return;
+  page.version = state.version;
+  page.state = state;
+  page.lastPdn = state.pdn || page.lastPdn;
+  page.board.show({
+    size: state.size,
+    pieces: state.pieces,
+    legal: state.legal,
+    last: state.last,
+    arrow: state.analysis && state.analysis.arrow ? state.analysis.arrow
+      : (state.hint ? state.hint.arrow : null),
+  });
+  if (state.message) showMessage(state.message);
+  $("status").textContent = state.status;
+  $("status").className = state.result ? "over" : "";
+  $("analysis").textContent = analysisText(state);
+  $("result").textContent = state.result ? `${state.result.score} — ${state.result.reason}` : "";
+  renderMoves(state);
+  if (document.activeElement !== $("txt-fen")) $("txt-fen").value = state.fen;
+  setSelect("sel-variant", state.variant);
+  setSelect("sel-white", playerValue(state.players.white));
+  setSelect("sel-black", playerValue(state.players.black));
+  if (state.limit.level !== null && state.limit.level !== undefined) {
+    $("rad-level").checked = true;
+    setSelect("sel-level", String(state.limit.level));
+  } else if (state.limit.movetime_ms) {
+    $("rad-movetime").checked = true;
+    if (document.activeElement !== $("num-movetime")) {
+      $("num-movetime").value = String(state.limit.movetime_ms / 1000);
+    }
+  }
+  if (document.activeElement !== $("rng-delay")) $("rng-delay").value = String(state.delay_ms);
+  $("out-delay").textContent = (state.delay_ms / 1000).toFixed(1) + " s";
+  const busy = state.thinking || state.analysing;
+  $("btn-undo").disabled = state.ply === 0;
+  $("btn-redo").disabled = state.ply >= state.moves.length;
+  $("btn-stop").disabled = !busy;
+  $("btn-movenow").disabled = !state.thinking && !state.analysing;
+  $("btn-go").disabled = Boolean(state.result) || Boolean(state.thinking);
+  $("btn-go").textContent = state.paused ? "Resume" : "Engine move";
+  $("btn-analyse").disabled = Boolean(state.result) || Boolean(state.thinking);
+  $("btn-analyse").classList.toggle("active", Boolean(state.analysing));
+  $("btn-hint").disabled = Boolean(state.result) || Boolean(busy);
+}
+
+function setSelect(id, value) {
+  const select = $(id);
+  if (document.activeElement === select) return;
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
+}
+
+/* ------------------------------------------------------------------ controls */
+
+function currentSettings() {
+  const out = {
+    variant: $("sel-variant").value,
+    white: $("sel-white").value,
+    black: $("sel-black").value,
+    delay_ms: Number($("rng-delay").value),
+  };
+  if ($("rad-level").checked) {
+    out.level = Number($("sel-level").value);
+  } else {
+    out.movetime = Math.max(1, Math.round(Number($("num-movetime").value) * 1000));
+  }
+  return out;
+}
+
+function playersBody() {
+  const s = currentSettings();
+  delete s.variant;
+  return s;
+}
+
+function fillControls(info) {
+  const variant = $("sel-variant");
+  for (const name of info.variants) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name[0].toUpperCase() + name.slice(1);
+    variant.appendChild(option);
+  }
+  for (const id of ["sel-white", "sel-black"]) {
+    const select = $(id);
+    const human = document.createElement("option");
+    human.value = "human";
+    human.textContent = "Human";
+    select.appendChild(human);
+    for (const name of info.engines) {
+      const option = document.createElement("option");
+      option.value = "engine:" + name;
+      option.textContent = "Engine: " + name;
+      select.appendChild(option);
+    }
+  }
+  const level = $("sel-level");
+  for (let n = info.levels.min; n <= info.levels.max; n += 1) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = String(n);
+    level.appendChild(option);
+  }
+  level.value = String(info.levels.default);
+}
+
+function copyText(text, what) {
+  const done = () => showMessage(`${what} copied.`);
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(done, () => showMessage(text));
+  } else {
+    showMessage(text);
+  }
+}
+
+function download(name, text) {
+  const blob = new Blob([text], {type: "application/x-draughts-pdn"});
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function wireControls() {
+  $("btn-undo").addEventListener("click", () => act("undo"));
+  $("btn-redo").addEventListener("click", () => act("redo"));
+  $("btn-flip").addEventListener("click", () => page.board.setFlipped(!page.board.flipped));
+  $("chk-numbers").addEventListener("change", (e) => page.board.setNumbers(e.target.checked));
+  $("btn-go").addEventListener("click", () => act("go"));
+  $("btn-movenow").addEventListener("click", () => act("movenow"));
+  $("btn-stop").addEventListener("click", () => act("stop"));
+  $("btn-analyse").addEventListener("click", () => act("analyse", {
+    on: !(page.state && page.state.analysing)}));
+  $("btn-hint").addEventListener("click", () => act("hint"));
+  $("btn-new").addEventListener("click", () => act("new", currentSettings()));
+  $("sel-variant").addEventListener("change", () => act("new", currentSettings()));
+  for (const id of ["sel-white", "sel-black", "sel-level", "rad-level", "rad-movetime",
+                    "num-movetime", "rng-delay"]) {
+    $(id).addEventListener("change", () => act("players", playersBody()));
+  }
+  $("rng-delay").addEventListener("input", () => {
+    $("out-delay").textContent = (Number($("rng-delay").value) / 1000).toFixed(1) + " s";
+  });
+  $("btn-setfen").addEventListener("click", () => act("fen", {fen: $("txt-fen").value}));
+  $("txt-fen").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") act("fen", {fen: $("txt-fen").value});
+  });
+  $("btn-copyfen").addEventListener("click", () => copyText(page.state ? page.state.fen : "", "FEN"));
+  $("btn-link").addEventListener("click", () => {
+    if (!page.state) return;
+    const params = new URLSearchParams({variant: page.state.variant, fen: page.state.fen});
+    if (page.state.limit.level !== null && page.state.limit.level !== undefined) {
+      params.set("level", String(page.state.limit.level));
+    }
+    const url = `${window.location.origin}/?${params.toString()}`;
+    window.history.replaceState(null, "", url);
+    copyText(url, "Link");
+  });
+  $("btn-loadpdn").addEventListener("click", () => act("pdn", {pdn: $("txt-pdn").value}));
+  $("file-pdn").addEventListener("change", (e) => {
+    const file = e.target.files && e.target.files[0];
+    if (!file) return;
+    if (file.size > page.info.max_body / 2) {
+      showMessage(`${file.name} is too large (${file.size} bytes).`);
+      return;
+    }
+    file.text().then((text) => {
+      $("txt-pdn").value = text;
+      act("pdn", {pdn: text});
+    });
+    e.target.value = "";
+  });
+  $("btn-savepdn").addEventListener("click", async () => {
+    try {
+      const response = await fetch(`/api/boards/${page.id}/pdn`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const text = await response.text();
+      $("txt-pdn").value = text;
+      download(`${page.state ? page.state.variant : "game"}.pdn`, text);
+    } catch (error) {
+      showMessage(`Cannot save: ${error.message}`);
+    }
+  });
+  window.addEventListener("pagehide", () => {
+    page.leaving = true;
+    if (page.events) page.events.close();
+    if (!page.id) return;
+    fetch(`/api/boards/${page.id}/close`, {method: "POST", keepalive: true,
+      headers: {"Content-Type": "application/json"}, body: "{}"}).catch(() => {});
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) {  // back from the browser's cache: the server closed the board
+      page.leaving = false;
+      recover();
+    }
+  });
+}
+
+async function start() {
+  page.board = new BoardView($("board-holder"), (move) => act("move", {move}),
+                             (text) => showMessage(text));
+  page.board.setNumbers($("chk-numbers").checked);
+  try {
+    page.info = await api("GET", "/api/info");
+    fillControls(page.info);
+    wireControls();
+    await openBoard(settingsFromUrl());
+    setInterval(heartbeat, HEARTBEAT_MS);
+  } catch (error) {
+    $("status").textContent = `Cannot open a board: ${error.message}`;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", start);

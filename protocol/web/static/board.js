@@ -1,0 +1,351 @@
+/* The SVG board: draws a position and turns clicks and drags into legal moves.
+ *
+ * It knows no rules: the server sends the legal moves (each with every landing-square
+ * path that denotes it) and the board only picks one of them.  A move is chosen by
+ * clicking (or dragging) its piece and then its destination; where two captures share
+ * their origin and destination, the board then asks for the squares the capture passes
+ * through, one at a time, until one move is left.
+ *
+ * Every playable square is a <rect data-square="N"> (N is its PDN number); it also
+ * carries data-piece ("w", "b", "W", "B") when a piece stands on it.
+ */
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, parent) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, String(value));
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+/* Whether `wanted` appears in order within `seq` (not necessarily adjacent). */
+function isSubsequence(wanted, seq) {
+  let i = 0;
+  for (const item of seq) {
+    if (i < wanted.length && item === wanted[i]) i += 1;
+  }
+  return i === wanted.length;
+}
+
+class BoardView {
+  /* holder: the element the <svg> goes in; onMove(pdn): called with the chosen move;
+   * onHint(text): called with a short sentence when the board needs another click. */
+  constructor(holder, onMove, onHint) {
+    this.holder = holder;
+    this.onMove = onMove;
+    this.onHint = onHint || (() => {});
+    this.size = 0;
+    this.flipped = false;
+    this.numbers = false;
+    this.pieces = "";
+    this.legal = [];
+    this.last = null;
+    this.arrow = null;
+    this.selection = null;  // {origin, via: [], end: null}
+    this.drag = null;
+    this.svg = svg("svg", {id: "board", role: "img", "aria-label": "draughts board"}, holder);
+    const defs = svg("defs", {}, this.svg);
+    const marker = svg("marker", {id: "arrowhead", viewBox: "0 0 10 10", refX: "5", refY: "5",
+                                  markerWidth: "3", markerHeight: "3", orient: "auto-start-reverse"}, defs);
+    svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead"}, marker);
+    this.layers = {};
+    for (const name of ["squares", "marks", "pieces", "labels", "arrows", "dragging"]) {
+      this.layers[name] = svg("g", {class: name}, this.svg);
+    }
+    this.svg.addEventListener("pointerdown", (e) => this._pointerDown(e));
+    window.addEventListener("pointermove", (e) => this._pointerMove(e));
+    window.addEventListener("pointerup", (e) => this._pointerUp(e));
+    window.addEventListener("pointercancel", () => this._endDrag());
+  }
+
+  /* ---------------------------------------------------------------- geometry */
+
+  rowCol(square) {
+    const half = this.size / 2;
+    const row = Math.floor((square - 1) / half);
+    const col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    return this.flipped ? [this.size - 1 - row, this.size - 1 - col] : [row, col];
+  }
+
+  centre(square) {
+    const [row, col] = this.rowCol(square);
+    return [col + 0.5, row + 0.5];
+  }
+
+  squareAt(clientX, clientY) {
+    const el = document.elementFromPoint(clientX, clientY);
+    const rect = el && el.closest ? el.closest("[data-square]") : null;
+    return rect ? Number(rect.getAttribute("data-square")) : 0;
+  }
+
+  /* ---------------------------------------------------------------- state */
+
+  /* Show a position: {size, pieces, legal, last, arrow}; `legal` is empty when the
+   * person may not move now. Keeps a selection that is still possible. */
+  show(view) {
+    const sizeChanged = view.size !== this.size;
+    const legalChanged = JSON.stringify(view.legal || []) !== JSON.stringify(this.legal);
+    this.size = view.size;
+    this.pieces = view.pieces;
+    this.legal = view.legal || [];
+    this.last = view.last || null;
+    this.arrow = view.arrow || null;
+    if (sizeChanged) this._buildSquares();
+    if (legalChanged) this.selection = null;
+    this.render();
+  }
+
+  setFlipped(flipped) {
+    this.flipped = flipped;
+    this._buildSquares();
+    this.render();
+  }
+
+  setNumbers(show) {
+    this.numbers = show;
+    this.svg.classList.toggle("show-numbers", show);
+  }
+
+  clearSelection() {
+    this.selection = null;
+    this.render();
+  }
+
+  /* ---------------------------------------------------------------- drawing */
+
+  _buildSquares() {
+    const n = this.size;
+    this.svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+    this.svg.classList.toggle("board-8", n === 8);
+    this.svg.classList.toggle("board-10", n === 10);
+    for (const name of ["squares", "labels"]) this.layers[name].textContent = "";
+    this.rects = {};
+    for (let row = 0; row < n; row += 1) {
+      for (let col = 0; col < n; col += 1) {
+        if ((row + col) % 2 === 0) {
+          svg("rect", {x: col, y: row, width: 1, height: 1, class: "light"}, this.layers.squares);
+        }
+      }
+    }
+    for (let square = 1; square <= n * n / 2; square += 1) {
+      const [row, col] = this.rowCol(square);
+      this.rects[square] = svg("rect", {x: col, y: row, width: 1, height: 1, class: "dark",
+                                        "data-square": square}, this.layers.squares);
+      const label = svg("text", {x: col + 0.06, y: row + 0.27, class: "num"}, this.layers.labels);
+      label.textContent = String(square);
+    }
+  }
+
+  render() {
+    if (!this.size) return;
+    const marks = this.layers.marks;
+    const pieces = this.layers.pieces;
+    const arrows = this.layers.arrows;
+    marks.textContent = "";
+    pieces.textContent = "";
+    arrows.textContent = "";
+    const squares = this.size * this.size / 2;
+    const movable = new Set(this.legal.map((m) => m.paths[0][0]));
+    const targets = this._targets();
+    for (let square = 1; square <= squares; square += 1) {
+      const rect = this.rects[square];
+      const piece = this.pieces[square - 1];
+      if (piece && piece !== ".") rect.setAttribute("data-piece", piece);
+      else rect.removeAttribute("data-piece");
+      const classes = ["dark"];
+      if (this.last && this.last.path.includes(square)) classes.push("last");
+      if (this.selection && (square === this.selection.origin || this.selection.via.includes(square)
+                             || square === this.selection.end)) classes.push("selected");
+      if (movable.has(square)) classes.push("movable");
+      if (targets.dest.has(square)) classes.push("dest");
+      if (targets.via.has(square)) classes.push("via");
+      rect.setAttribute("class", classes.join(" "));
+      if (targets.dest.has(square) || targets.via.has(square)) {
+        const [x, y] = this.centre(square);
+        svg("circle", {cx: x, cy: y, r: targets.dest.has(square) ? 0.16 : 0.1,
+                       class: targets.dest.has(square) ? "dest-dot" : "via-dot"}, marks);
+      }
+      if (piece && piece !== ".") this._drawPiece(pieces, square, piece);
+    }
+    if (this.last && this.last.captured) {
+      for (const square of this.last.captured) {
+        const [x, y] = this.centre(square);
+        svg("circle", {cx: x, cy: y, r: 0.12, class: "taken"}, marks);
+      }
+    }
+    if (this.arrow && this.arrow.length === 2 && this.arrow[0] !== this.arrow[1]) {
+      const [x1, y1] = this.centre(this.arrow[0]);
+      const [x2, y2] = this.centre(this.arrow[1]);
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const shorten = 0.3 / len;
+      svg("line", {x1, y1, x2: x2 - (x2 - x1) * shorten, y2: y2 - (y2 - y1) * shorten,
+                   class: "arrow", "marker-end": "url(#arrowhead)"}, arrows);
+    }
+  }
+
+  _drawPiece(layer, square, piece, at) {
+    const [x, y] = at || this.centre(square);
+    const white = piece === "w" || piece === "W";
+    const g = svg("g", {class: "piece " + (white ? "white" : "black")
+                        + (this.drag && this.drag.origin === square && !at ? " lifted" : "")}, layer);
+    svg("circle", {cx: x, cy: y, r: 0.4, class: "body"}, g);
+    svg("circle", {cx: x, cy: y, r: 0.28, class: "ring"}, g);
+    if (piece === "W" || piece === "B") {
+      const s = 0.2;
+      const points = [
+        [x - s, y + s * 0.6], [x - s, y - s * 0.5], [x - s * 0.5, y], [x, y - s * 0.8],
+        [x + s * 0.5, y], [x + s, y - s * 0.5], [x + s, y + s * 0.6]];
+      svg("polygon", {points: points.map((p) => p.join(",")).join(" "), class: "crown"}, g);
+    }
+    return g;
+  }
+
+  /* ---------------------------------------------------------------- choosing a move */
+
+  _movesFrom(square) {
+    return this.legal.filter((m) => m.paths[0][0] === square);
+  }
+
+  /* The legal moves still possible with the squares chosen so far, each with the
+   * paths that fit. With `end` set, `via` must lie strictly inside the path. */
+  _candidates(origin, via, end) {
+    const out = [];
+    for (const move of this._movesFrom(origin)) {
+      const paths = move.paths.filter((p) => (end === null
+        ? isSubsequence(via, p.slice(1))
+        : p[p.length - 1] === end && isSubsequence(via, p.slice(1, -1))));
+      if (paths.length) out.push({move, paths});
+    }
+    return out;
+  }
+
+  _targets() {
+    const dest = new Set();
+    const via = new Set();
+    const sel = this.selection;
+    if (!sel) return {dest, via};
+    for (const {paths} of this._candidates(sel.origin, sel.via, sel.end)) {
+      for (const p of paths) {
+        if (sel.end === null) {
+          dest.add(p[p.length - 1]);
+          if (sel.via.length) {
+            const rest = p.slice(1, -1);
+            for (const s of rest) if (!sel.via.includes(s)) via.add(s);
+          }
+        } else {
+          for (const s of p.slice(1, -1)) if (!sel.via.includes(s)) via.add(s);
+        }
+      }
+    }
+    return {dest, via};
+  }
+
+  /* One click (or the drop of a drag) on `square`. */
+  choose(square) {
+    const sel = this.selection;
+    if (!sel) {
+      this._select(square);
+      return;
+    }
+    if (square === sel.origin) {
+      this.selection = null;
+      this.render();
+      return;
+    }
+    const via = sel.via.concat([square]);
+    if (sel.end === null) {
+      const fits = this._candidates(sel.origin, via, null);
+      if (fits.length) {
+        const ending = fits.filter(({paths}) => paths.some((p) => p[p.length - 1] === square));
+        if (ending.length) {
+          sel.end = square;
+          this._settle(this._candidates(sel.origin, sel.via, square));
+        } else {
+          sel.via = via;
+          this._settle(fits);
+        }
+        return;
+      }
+    } else {
+      const fits = this._candidates(sel.origin, via, sel.end);
+      if (fits.length) {
+        sel.via = via;
+        this._settle(fits);
+        return;
+      }
+      if (square === sel.end) return;
+    }
+    this._select(square);
+  }
+
+  _select(square) {
+    this.selection = this._movesFrom(square).length ? {origin: square, via: [], end: null} : null;
+    this.render();
+  }
+
+  _settle(fits) {
+    if (fits.length === 1) {
+      const move = fits[0].move;
+      this.selection = null;
+      this.render();
+      this.onMove(move.pdn);
+      return;
+    }
+    if (this.selection.end !== null) {
+      this.onHint(`${fits.length} captures end on ${this.selection.end}: click a square the capture passes through.`);
+    }
+    this.render();
+  }
+
+  /* ---------------------------------------------------------------- pointer input */
+
+  _pointerDown(event) {
+    if (event.button !== 0) return;
+    const square = this.squareAt(event.clientX, event.clientY);
+    if (!square) return;
+    event.preventDefault();
+    const wasOrigin = this.selection && this.selection.origin === square;
+    if (!wasOrigin) this.choose(square);
+    if (this.selection && this.selection.origin === square && this.selection.via.length === 0) {
+      this.drag = {origin: square, x: event.clientX, y: event.clientY, moved: false, wasOrigin};
+    }
+  }
+
+  _pointerMove(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4) return;
+    drag.moved = true;
+    const box = this.svg.getBoundingClientRect();
+    const x = (event.clientX - box.left) / box.width * this.size;
+    const y = (event.clientY - box.top) / box.height * this.size;
+    const layer = this.layers.dragging;
+    layer.textContent = "";
+    this._drawPiece(layer, drag.origin, this.pieces[drag.origin - 1], [x, y]);
+    this.render();
+  }
+
+  _pointerUp(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    this._endDrag();
+    const square = this.squareAt(event.clientX, event.clientY);
+    if (square && square !== drag.origin) {
+      this.choose(square);
+    } else if (drag.wasOrigin && !drag.moved) {
+      this.selection = null;
+      this.render();
+    } else {
+      this.render();
+    }
+  }
+
+  _endDrag() {
+    this.drag = null;
+    this.layers.dragging.textContent = "";
+  }
+}
+
+window.BoardView = BoardView;

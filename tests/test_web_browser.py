@@ -1,0 +1,268 @@
+"""The web board in a real browser: Chromium headless, driven over the DevTools protocol by
+the small client in tests/cdp.py (no browser-automation package).
+
+The tests click squares like a person, wait for what the page shows (``#moves``,
+``#analysis``, ``#status``, ``data-square``/``data-piece`` on the board), and save
+screenshots as artifacts: under ``$DRAUGHTS_WEB_ARTIFACTS`` if set, else a temporary folder
+(the path is printed). With ``DRAUGHTS_WEB_DOCS_PNG=docs/web-board.png`` the picture for the
+documentation is written too.
+
+Skipped, with the reason, when no Chromium is installed (``apt-get install -y chromium``, or
+``CHROMIUM=/path/to/chrome``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from typing import List
+
+import pytest
+
+from cdp import Browser, CdpError, Page, find_chromium
+from protocol.web.cli import build_server
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium not found: the browser tests need it "
+    "(apt-get install -y chromium, or set CHROMIUM=/path/to/chromium)")
+
+WAIT = 120.0  # seconds; generous, for busy hosts: the tests wait for events, not for speed
+
+
+@pytest.fixture(scope="module")
+def web():
+    app = build_server(port=0).start()
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser(CHROMIUM) as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    folder = os.environ.get("DRAUGHTS_WEB_ARTIFACTS") or str(tmp_path_factory.mktemp("web-artifacts"))
+    os.makedirs(folder, exist_ok=True)
+    print(f"\nweb board screenshots: {folder}")
+    return folder
+
+
+@pytest.fixture
+def page(browser, web) -> Page:
+    tab = browser.page
+    tab.console.clear()
+    yield tab
+    errors = [line for line in tab.console if line.startswith("exception")]
+    assert not errors, errors
+
+
+def open_page(page: Page, web, query: str = "") -> None:
+    assert len(web.registry) <= 1, "a page left a board open"  # the one of the page shown now
+    page.navigate(web.url + query)
+    page.wait_for("document.querySelectorAll('svg#board [data-square]').length > 0 "
+                  "&& document.querySelector('#status').textContent.includes('to move')",
+                  WAIT, "the board")
+
+
+def played(page: Page) -> List[str]:
+    return page.evaluate("[...document.querySelectorAll('#moves .ply')].map(e => e.textContent)")
+
+
+def wait_played(page: Page, count: int) -> List[str]:
+    page.wait_for(f"document.querySelectorAll('#moves .ply').length >= {count} && "
+                  "!document.querySelector('#status').textContent.includes('thinking')",
+                  WAIT, f"{count} moves in #moves")
+    return played(page)
+
+
+def piece(page: Page, square: int):
+    return page.evaluate(f"document.querySelector('[data-square=\"{square}\"]').getAttribute('data-piece')")
+
+
+def has_class(page: Page, square: int, name: str) -> bool:
+    return page.evaluate(f"document.querySelector('[data-square=\"{square}\"]').classList.contains('{name}')")
+
+
+def type_into(page: Page, selector: str, text: str) -> None:
+    page.click(selector)
+    page.evaluate(f"document.querySelector({json.dumps(selector)}).select()")
+    page.send("Input.insertText", {"text": text})
+
+
+def test_play_32_28_engine_reply_pdn_export_and_undo(page, web, artifacts, tmp_path):
+    open_page(page, web)
+    squares = page.evaluate("[...document.querySelectorAll('svg#board [data-square]')]"
+                            ".map(e => Number(e.getAttribute('data-square')))")
+    assert sorted(squares) == list(range(1, 51))
+    assert [piece(page, n) for n in (1, 20, 31, 50)] == ["b", "b", "w", "w"]
+    assert piece(page, 25) is None
+    visible_numbers = ("[...document.querySelectorAll('svg#board text.num')]"
+                       ".filter(t => getComputedStyle(t).display !== 'none').map(t => t.textContent)")
+    assert sorted(map(int, page.evaluate(visible_numbers))) == list(range(1, 51))
+    page.click("#chk-numbers")
+    assert page.evaluate(visible_numbers) == []
+    page.click("#chk-numbers")
+    assert len(page.evaluate(visible_numbers)) == 50
+
+    page.wait_for("document.querySelector('[data-square=\"32\"]').classList.contains('movable')", WAIT)
+    page.click('[data-square="32"]')
+    assert has_class(page, 32, "selected")
+    assert has_class(page, 28, "dest") and has_class(page, 27, "dest") and not has_class(page, 23, "dest")
+    page.click('[data-square="28"]')
+    moves = wait_played(page, 2)
+    assert moves[0] == "32-28" and len(moves) == 2
+    assert piece(page, 28) == "w" and piece(page, 32) is None
+    analysis = page.evaluate("document.getElementById('analysis').textContent")
+    assert "depth" in analysis and "score" in analysis
+    assert "White to move" in page.evaluate("document.getElementById('status').textContent")
+    page.screenshot(os.path.join(artifacts, "board-after-32-28.png"), "#board")
+
+    downloads = str(tmp_path / "downloads")
+    os.makedirs(downloads)
+    try:
+        page.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    except CdpError:
+        page.send("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    page.click("#btn-savepdn")
+    deadline = time.monotonic() + WAIT
+    saved = []
+    while not saved:
+        saved = [name for name in os.listdir(downloads) if name.endswith(".pdn")]
+        assert time.monotonic() < deadline, "no PDN file was downloaded"
+        time.sleep(0.1)
+    with open(os.path.join(downloads, saved[0]), encoding="utf-8") as handle:
+        pdn = handle.read()
+    assert '[GameType "20"]' in pdn and f"1. 32-28 {moves[1]}" in pdn
+    assert page.evaluate("document.getElementById('txt-pdn').value") == pdn
+
+    page.click("#btn-undo")
+    page.wait_for("document.querySelectorAll('#moves .ply').length === 0", WAIT, "undo")
+    assert piece(page, 32) == "w" and piece(page, 28) is None
+    assert "32-28" not in page.evaluate("document.getElementById('moves').textContent")
+    assert "32-28" in page.evaluate("document.getElementById('moves-ahead').textContent")
+    page.click("#btn-redo")
+    assert wait_played(page, 2)[0] == "32-28"
+
+
+def test_live_analysis_with_arrow_stop_and_screenshot(page, web, artifacts):
+    open_page(page, web, "?variant=international&level=3")
+    for origin, target in ((32, 28), (37, 32)):
+        count = len(played(page))
+        page.wait_for(f"document.querySelector('[data-square=\"{origin}\"]').classList.contains('movable')", WAIT)
+        page.click(f'[data-square="{origin}"]')
+        page.click(f'[data-square="{target}"]')
+        wait_played(page, count + 2)
+    page.click("#btn-analyse")
+    page.wait_for("document.querySelector('svg#board .arrows line') && "
+                  "document.getElementById('analysis').textContent.includes('analysing') && "
+                  "/depth [3-9]/.test(document.getElementById('analysis').textContent)",
+                  WAIT, "live analysis with an arrow")
+    text = page.evaluate("document.getElementById('analysis').textContent")
+    assert "score" in text and "N/s" in text
+    assert "analysing" in page.evaluate("document.getElementById('status').textContent")
+    path = page.screenshot(os.path.join(artifacts, "page-analysing.png"))
+    docs = os.environ.get("DRAUGHTS_WEB_DOCS_PNG")
+    if docs:
+        shutil.copyfile(path, docs)
+        print(f"documentation screenshot: {docs}")
+    page.click("#btn-stop")
+    page.wait_for("!document.querySelector('svg#board .arrows line') && "
+                  "document.getElementById('btn-stop').disabled", WAIT, "the analysis to stop")
+    assert len(played(page)) == 4
+
+
+def test_fen_load_and_a_capture_chosen_square_by_square(page, web):
+    open_page(page, web, "?black=human")
+    type_into(page, "#txt-fen", "W:WK47:B14,19,29,31,42")
+    page.click("#btn-setfen")
+    page.wait_for("document.querySelector('[data-square=\"47\"]').getAttribute('data-piece') === 'W'",
+                  WAIT, "the FEN position")
+    assert [piece(page, n) for n in (14, 19, 29, 31, 42)] == ["b"] * 5 and piece(page, 32) is None
+    page.click('[data-square="47"]')
+    assert has_class(page, 36, "dest")
+    page.click('[data-square="36"]')
+    assert played(page) == []  # two captures end on 36: the board asks for the path
+    assert has_class(page, 24, "via") and has_class(page, 20, "via")
+    assert "passes through" in page.evaluate("document.getElementById('message').textContent")
+    page.click('[data-square="24"]')
+    assert wait_played(page, 1)[0] == "47x38x24x13x36"
+    assert piece(page, 36) == "W" and piece(page, 47) is None
+
+
+def test_drag_and_drop_a_man(page, web):
+    open_page(page, web, "?black=human")
+    page.wait_for("document.querySelector('[data-square=\"33\"]').classList.contains('movable')", WAIT)
+    x1, y1, w1, h1 = page.box('[data-square="33"]')
+    x2, y2, w2, h2 = page.box('[data-square="29"]')
+    page.drag((x1 + w1 / 2, y1 + h1 / 2), (x2 + w2 / 2, y2 + h2 / 2))
+    assert wait_played(page, 1) == ["33-29"]
+    assert piece(page, 29) == "w"
+
+
+def test_link_opens_a_variant_position_and_level(page, web):
+    fen = "B:W18,K30:B5,9"
+    open_page(page, web, f"?variant=english&fen={fen}&level=2&black=human")
+    assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 32
+    assert page.evaluate("document.getElementById('txt-fen').value") == fen
+    assert page.evaluate("document.getElementById('sel-variant').value") == "english"
+    assert page.evaluate("document.getElementById('sel-level').value") == "2"
+    assert piece(page, 30) == "W" and piece(page, 5) == "b"
+    assert "Black to move" in page.evaluate("document.getElementById('status').textContent")
+
+
+def test_game_end_shows_result_and_reason(page, web):
+    open_page(page, web, "?fen=W:W28:B23&black=human")
+    page.click('[data-square="28"]')
+    page.click('[data-square="19"]')
+    page.wait_for("document.getElementById('status').textContent.includes('Game over')", WAIT)
+    status = page.evaluate("document.getElementById('status').textContent")
+    assert "2-0" in status and "no legal move" in status
+    assert "no legal move" in page.evaluate("document.getElementById('result').textContent")
+
+
+def test_engine_against_engine_with_speed_control_and_stop(page, web):
+    open_page(page, web, "?level=1")
+    page.evaluate("(() => { const r = document.getElementById('rng-delay'); r.value = '0';"
+                  " r.dispatchEvent(new Event('change')); })()")
+    page.evaluate("(() => { const s = document.getElementById('sel-white');"
+                  " s.value = 'engine:draughts-engine'; s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("document.querySelectorAll('#moves .ply').length >= 6", WAIT, "six engine moves")
+    page.click("#btn-stop")
+    page.wait_for("document.getElementById('status').textContent.includes('paused')", WAIT, "a pause")
+    page.click("#btn-go")
+    count = len(played(page))
+    page.wait_for(f"document.querySelectorAll('#moves .ply').length > {count}", WAIT, "play resumed")
+    page.evaluate("(() => { const s = document.getElementById('sel-white');"
+                  " s.value = 'human'; s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("document.getElementById('status').textContent.startsWith('White to move')",
+                  WAIT, "White back to a person")
+
+
+def test_move_now_plays_at_once_under_a_long_time_limit(page, web):
+    open_page(page, web, "?movetime=600000")
+    assert page.evaluate("document.getElementById('rad-movetime').checked")
+    page.wait_for("document.querySelector('[data-square=\"32\"]').classList.contains('movable')", WAIT)
+    page.click('[data-square="32"]')
+    page.click('[data-square="28"]')
+    page.wait_for("document.getElementById('status').textContent.includes('thinking') && "
+                  "document.getElementById('analysis').textContent.includes('depth')",
+                  WAIT, "the engine thinking")
+    page.click("#btn-movenow")
+    assert len(wait_played(page, 2)) == 2
+
+
+def test_leaving_the_page_closes_its_board(page, web):
+    open_page(page, web, "?white=engine&black=engine&level=1&delay_ms=0")
+    assert len(web.registry) >= 1
+    page.navigate("about:blank")
+    deadline = time.monotonic() + WAIT
+    while len(web.registry):
+        assert time.monotonic() < deadline, "the board stayed open after the page went away"
+        time.sleep(0.05)

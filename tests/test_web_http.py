@@ -1,0 +1,476 @@
+"""The web board's HTTP safety rules, without a browser.
+
+The server runs in this process (``build_server`` on a free port); requests are made with
+``http.client`` or, for malformed ones, a raw socket. Every refusal must be a 4xx with a
+JSON ``error`` and no traceback, and the server must keep serving afterwards.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+from protocol.web.cli import build_server, main
+from protocol.web.hosts import HostPolicy, is_loopback, split_host_header
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def app():
+    web = build_server(port=0).start()
+    try:
+        yield web
+    finally:
+        web.stop()
+
+
+def request(app, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None,
+            raw_body: Optional[bytes] = None) -> Tuple[int, Dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", app.server.port, timeout=60)
+    try:
+        sent = dict(headers or {})
+        data = raw_body
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent.setdefault("Content-Type", "application/json")
+        conn.request(method, path, body=data, headers=sent)
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+def raw(app, data: bytes, send_more: Optional[bytes] = None) -> bytes:
+    """Send bytes on a new connection (``send_more`` from another thread) and read the
+    whole answer until the server closes."""
+    sock = socket.create_connection(("127.0.0.1", app.server.port), timeout=60)
+    try:
+        sock.sendall(data)
+        sender = None
+        if send_more:
+            def push() -> None:
+                try:
+                    sock.sendall(send_more)
+                except OSError:
+                    pass  # the server may close before it has read everything
+            sender = threading.Thread(target=push, daemon=True)
+            sender.start()
+        chunks: List[bytes] = []
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if b"\r\n\r\n" in b"".join(chunks):
+                head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+                length = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+                if length and len(body) >= int(length[0].split(b":")[1]):
+                    break
+        if sender is not None:
+            sender.join(30)
+        return b"".join(chunks)
+    finally:
+        sock.close()
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def json_error(body: bytes) -> str:
+    data = json.loads(body.decode())
+    assert set(data) == {"error"} and isinstance(data["error"], str) and data["error"]
+    assert "Traceback" not in data["error"]
+    return data["error"]
+
+
+def body_of(answer: bytes) -> bytes:
+    return answer.partition(b"\r\n\r\n")[2]
+
+
+def still_serving(app) -> None:
+    status, _, body = request(app, "GET", "/api/info")
+    assert status == 200 and json.loads(body)["engines"] == ["draughts-engine"]
+
+
+def open_board(app, **settings: Any) -> Dict[str, Any]:
+    status, _, body = request(app, "POST", "/api/boards", settings)
+    assert status == 201, body
+    return json.loads(body)
+
+
+# ------------------------------------------------------------------------------ the page
+
+
+def test_page_and_static_files_are_served(app):
+    status, headers, body = request(app, "GET", "/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'id="moves"' in body and b'id="analysis"' in body and b'id="status"' in body
+    assert "default-src 'self'" in headers["content-security-policy"]
+    for name, kind in (("app.js", "text/javascript"), ("board.js", "text/javascript"),
+                       ("style.css", "text/css"), ("favicon.svg", "image/svg+xml")):
+        status, headers, body = request(app, "GET", f"/static/{name}")
+        assert status == 200 and headers["content-type"].startswith(kind) and body
+    assert b"http://" not in request(app, "GET", "/")[2].replace(b"http://www.w3.org", b"")
+
+
+@pytest.mark.parametrize("path", ["/../../etc/passwd", "/static/../../../../etc/passwd",
+                                  "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                                  "/static/..%2f..%2fcli.py", "/static/../cli.py", "/cli.py",
+                                  "/static/", "/static//etc/passwd", "/etc/passwd",
+                                  "/static/app.js/..", "/protocol/web/cli.py"])
+def test_no_file_outside_the_static_folder(app, path):
+    answer = raw(app, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    assert status_of(answer) == 404
+    json_error(body_of(answer))
+    assert b"root:" not in answer and b"import" not in answer
+    still_serving(app)
+
+
+# ------------------------------------------------------------------------------ Host, Origin
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "localhost.evil.example",
+                                  "127.0.0.1.nip.io", "", "a b", "[::1", "127.0.0.1:99999"])
+def test_foreign_host_header_is_refused(app, host):
+    status, headers, body = request(app, "GET", "/api/info", headers={"Host": host})
+    assert status in (400, 403)
+    assert headers["content-type"] == "application/json"
+    json_error(body)
+    still_serving(app)
+
+
+def test_foreign_host_cannot_open_a_board(app):
+    status, _, body = request(app, "POST", "/api/boards", {}, headers={"Host": "evil.example"})
+    assert status == 403
+    assert len(app.registry) == 0
+
+
+def test_missing_host_header_is_refused(app):
+    answer = raw(app, b"GET /api/info HTTP/1.0\r\n\r\n")
+    assert status_of(answer) == 403
+    json_error(body_of(answer))
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LOCALHOST", "board.localhost"])
+def test_local_names_are_accepted(app, host):
+    status, _, _ = request(app, "GET", "/api/info", headers={"Host": f"{host}:{app.server.port}"})
+    assert status == 200
+
+
+def test_host_rules():
+    for host in ("127.0.0.1", "127.5.5.5", "::1", "[::1]", "localhost", "LocalHost"):
+        assert is_loopback(host), host
+    for host in ("0.0.0.0", "192.168.1.10", "::", "example.com", "localhost.example.com"):
+        assert not is_loopback(host), host
+    assert split_host_header("[::1]:8080") == ("::1", 8080)
+    assert split_host_header("Board.LAN") == ("board.lan", None)
+    for bad in ("", "a:b", "[::1", "[zz]:1", "host:0", "x/y", "user@host", ":80"):
+        assert split_host_header(bad) is None, bad
+    policy = HostPolicy(["board.lan"])
+    for good in ("board.lan:8080", "BOARD.LAN", "127.0.0.1:9000", "[::1]:8080", "10.0.0.2",
+                 "localhost", "x.localhost:1"):
+        assert policy.accepts(good), good
+    for bad in (None, "evil.lan", "board.lan.evil.example", "localhost.evil.example"):
+        assert not policy.accepts(bad), bad
+
+
+def test_allowed_host_name():
+    web = build_server(port=0, allow_hosts=["board.lan"]).start()
+    try:
+        assert request(web, "GET", "/api/info", headers={"Host": "board.lan:80"})[0] == 200
+        assert request(web, "GET", "/api/info", headers={"Host": "other.lan"})[0] == 403
+    finally:
+        web.stop()
+
+
+def test_cross_origin_post_is_refused(app):
+    status, _, body = request(app, "POST", "/api/boards", {},
+                              headers={"Origin": "http://evil.example"})
+    assert status == 403 and "cross-origin" in json_error(body)
+    same = f"http://127.0.0.1:{app.server.port}"
+    status, _, _ = request(app, "POST", "/api/boards", {}, headers={"Origin": same})
+    assert status == 201
+
+
+# ------------------------------------------------------------------------------ bodies
+
+
+def test_ten_megabyte_body_is_refused_and_the_server_keeps_serving(app):
+    size = 10 * 1024 * 1024
+    head = (f"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {size}\r\n\r\n").encode()
+    answer = raw(app, head, send_more=b"x" * size)
+    assert status_of(answer) == 413
+    assert "too large" in json_error(body_of(answer))
+    assert len(app.registry) == 0
+    still_serving(app)
+
+
+def test_oversized_pdn_field_is_refused(app):
+    board = open_board(app)
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/pdn", {"pdn": "1. " * 200000})
+    assert status == 400 and "too long" in json_error(body)
+
+
+@pytest.mark.parametrize("headers,data,status", [
+    ({"Content-Type": "application/json"}, b"{not json", 400),
+    ({"Content-Type": "application/json"}, b"[1, 2]", 400),
+    ({"Content-Type": "application/json"}, b"\xff\xfe", 400),
+    ({"Content-Type": "text/plain"}, b"{}", 415),
+    ({"Content-Type": "application/x-www-form-urlencoded"}, b"a=b", 415),
+])
+def test_malformed_bodies_are_4xx_json(app, headers, data, status):
+    got, _, body = request(app, "POST", "/api/boards", raw_body=data, headers=headers)
+    assert got == status
+    json_error(body)
+
+
+@pytest.mark.parametrize("data,status", [
+    (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\r\n", 411),
+    (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 411),
+    (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", 400),
+    (b"PUT /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", 405),
+    (b"DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
+    (b"BREW /pot HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
+    (b"GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"garbage\r\n\r\n", 400),
+    (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+    (b"GET http://evil.example/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello", 400),
+])
+def test_malformed_requests_are_4xx_json(app, data, status):
+    answer = raw(app, data)
+    assert status_of(answer) == status, answer[:300]
+    json_error(body_of(answer))
+    still_serving(app)
+
+
+# ------------------------------------------------------------------------------ the API
+
+
+@pytest.mark.parametrize("settings,words", [
+    ({"black": "engine:rm -rf /"}, "unknown engine"),
+    ({"white": "cmd:python3 -m protocol"}, "unknown engine"),
+    ({"white": "/bin/sh"}, "unknown engine"),
+    ({"black": "engine:draughts-engine --evil"}, "unknown engine"),
+    ({"white": 3}, "must be text"),
+    ({"variant": "chess"}, "unknown variant"),
+    ({"level": 13}, "level must be"),
+    ({"level": True}, "level must be"),
+    ({"level": 2, "movetime": 100}, "not both"),
+    ({"movetime": 0}, "movetime must be"),
+    ({"fen": "W:W99:B1"}, "FEN"),
+    ({"pdn": "1. 99-98 *"}, "99"),
+])
+def test_bad_board_settings_are_400_and_start_nothing(app, settings, words):
+    status, _, body = request(app, "POST", "/api/boards", settings)
+    assert status == 400
+    assert words in json_error(body)
+    assert len(app.registry) == 0
+    still_serving(app)
+
+
+def test_unknown_engine_in_players_is_refused(app):
+    board = open_board(app, black=None)
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/players",
+                              {"white": "engine:python3 -c 'import os'"})
+    assert status == 400 and "unknown engine" in json_error(body)
+
+
+def test_board_routes_refuse_what_does_not_exist(app):
+    board = open_board(app)
+    cases = [("GET", "/api/boards/nope", None, 404), ("POST", "/api/boards/nope/move", {}, 404),
+             ("POST", f"/api/boards/{board['id']}/explode", {}, 404),
+             ("GET", f"/api/boards/{board['id']}/move", None, 405),
+             ("GET", "/api/boards", None, 405), ("POST", "/api/info", {}, 405),
+             ("GET", "/api/nothing", None, 404),
+             ("POST", f"/api/boards/{board['id']}/move", {}, 400),
+             ("POST", f"/api/boards/{board['id']}/move", {"move": "32-99"}, 400),
+             ("POST", f"/api/boards/{board['id']}/move", {"move": "31-27"}, 200),
+             ("POST", f"/api/boards/{board['id']}/move", {"move": "19-23"}, 409),
+             ("POST", f"/api/boards/{board['id']}/goto", {"ply": 99}, 409),
+             ("POST", f"/api/boards/{board['id']}/goto", {"ply": "1"}, 400),
+             ("POST", f"/api/boards/{board['id']}/analyse", {"on": "yes"}, 400)]
+    for method, path, payload, expected in cases:
+        status, _, body = request(app, method, path, payload)
+        assert status == expected, (method, path, payload, body)
+        if status >= 400:
+            json_error(body)
+
+
+def test_board_cap(tmp_path):
+    web = build_server(port=0, max_boards=2).start()
+    try:
+        first, second = open_board(web, black=None), open_board(web, black=None)
+        status, _, body = request(web, "POST", "/api/boards", {})
+        assert status == 429 and "boards are open" in json_error(body)
+        status, _, _ = request(web, "POST", f"/api/boards/{first['id']}/close", {})
+        assert status == 200
+        open_board(web, black=None)
+        assert second["id"] in [b for b in web.registry._boards]
+    finally:
+        web.stop()
+
+
+# ------------------------------------------------------------------------------ processes
+
+
+def children_of(pid: int) -> List[int]:
+    """Live child processes of ``pid`` (Linux /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_state(app_or_port, board_id: str, predicate, what: str, timeout: float = 120.0):
+    """Poll the board's state until ``predicate(state)``."""
+    port = app_or_port if isinstance(app_or_port, int) else app_or_port.server.port
+    deadline = time.monotonic() + timeout
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", f"/api/boards/{board_id}")
+        state = json.loads(conn.getresponse().read())
+        conn.close()
+        if predicate(state):
+            return state
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {state['status']}"
+        time.sleep(0.05)
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+
+
+@needs_proc
+def test_no_engine_process_left_after_stop():
+    web = build_server(port=0).start()
+    try:
+        board = open_board(web, white="engine", black="engine", level=1, delay_ms=0)
+        wait_state(web, board["id"], lambda s: len(s["moves"]) >= 2, "two engine moves")
+        engines = children_of(os.getpid())
+        assert engines, "engine processes should be running"
+    finally:
+        web.stop()
+    assert not [pid for pid in engines if alive(pid)]
+    status = None
+    try:
+        request(web, "GET", "/api/info")
+    except OSError:
+        status = "closed"
+    assert status == "closed"
+
+
+@needs_proc
+def test_cli_serves_until_sigterm_and_leaves_no_engine(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    server = subprocess.Popen([sys.executable, "-m", "protocol.web", "--port", "0"], cwd=str(tmp_path),
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.stdout.readline()
+        assert first.startswith("draughts-web: serving http://127.0.0.1:"), first
+        port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
+
+        class Port:
+            class server:
+                pass
+        Port.server.port = port
+        board = open_board(Port, white="engine", black="engine", level=1, delay_ms=0)
+        wait_state(port, board["id"], lambda s: len(s["moves"]) >= 2, "two engine moves")
+        engines = children_of(server.pid)
+        assert engines
+        status, _, body = request(Port, "GET", "/api/info", headers={"Host": "evil.example"})
+        assert status == 403
+        server.terminate()
+        out, err = server.communicate(timeout=60)
+        assert server.returncode == 0, err
+        assert "stopped" in out and "Traceback" not in err
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert not [pid for pid in engines if alive(pid)]
+
+
+# ------------------------------------------------------------------------------ the command line
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--port", "70000"], "port"),
+    (["--port", "x"], "port"),
+    (["--max-boards", "0"], "--max-boards"),
+    (["--engine", "no-such-program-xyz --flag"], "not found"),
+    (["--engine", "proto=dxp python3 -m protocol"], "proto"),
+    (["--engine", "cmd='unterminated"], "bad --engine"),
+    (["--engine", ""], "no command"),
+    (["--frobnicate"], "unrecognized"),
+    (["--host", "256.1.1.1", "--port", "0"], "cannot listen"),
+])
+def test_cli_errors_are_one_line_and_exit_2(capsys, args, words):
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("draughts-web: error:") and words in lines[0]
+    assert captured.out == ""
+
+
+def test_cli_port_in_use_is_exit_2(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["--port", str(port)]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "\n" not in line and "cannot listen" in line
+
+
+def test_cli_warns_for_a_non_loopback_host():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    server = subprocess.Popen([sys.executable, "-m", "protocol.web", "--host", "0.0.0.0", "--port", "0"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        warning = server.stderr.readline()
+        assert "warning" in warning and "0.0.0.0" in warning and "not a loopback" in warning
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+    assert server.returncode == 0
+
+
+def test_help_and_version():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-m", "protocol.web", "--help"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--engine" in out.stdout and "--max-boards" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "protocol.web", "--version"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("draughts-web ")
