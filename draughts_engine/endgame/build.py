@@ -18,8 +18,8 @@ distance.  What is never reached is a draw.
 Distances count towards the governing draw count (``dtz``, see :mod:`.table`):
 a move that starts the count afresh ends that distance, and the value of the
 position it reaches is then read with a fresh count, so a win that needs longer
-than the count allows is a draw there.  A second pass, in order of ``dtz``,
-gives ``dtm`` (plies to the end of the game along count-keeping moves).
+than the count allows is a draw there.  A second sweep over the same moves
+gives ``dtm`` (plies to the end of the game).
 """
 from __future__ import annotations
 
@@ -84,8 +84,8 @@ def solve(variant: "Variant | str", material: Material, tables: Dict[Material, T
     size = ix.size
     wdl = bytearray([UNUSED]) * size
     dtz = array("H", bytes(2 * size))
-    dtm = array("H", bytes(2 * size))
-    table = Table(ix, rule, wdl, dtz, dtm)
+    tail = array("H", bytes(2 * size))
+    table = Table(ix, rule, wdl, dtz, tail)
     children = _Children(variant, tables)
     slices = [s for s in range(ix.slices) if ix.slice_men(s) is not None]
     slices.sort(key=ix.men_advance, reverse=True)
@@ -107,7 +107,7 @@ def _solve_slice(variant: Variant, table: Table, men_index: int, children: _Chil
     encode = ix.encode
     child_value = children.value
     result = table.result
-    wdl, dtz, dtm = table.wdl, table.dtz, table.dtm
+    wdl, dtz, tail = table.wdl, table.dtz, table.tail
     men_reset = table.rule.men_reset
     size = ix.slice_size
     base = men_index * size
@@ -140,7 +140,8 @@ def _solve_slice(variant: Variant, table: Table, men_index: int, children: _Chil
                         value, z, m = result(child)
                         z = 1
                     else:
-                        value, z, m = wdl[child], dtz[child] + 1, dtm[child]
+                        value, z = wdl[child], dtz[child] + 1
+                        m = z - 1 + tail[child]
                 else:
                     succ.append(local_of[nw, nb] + white_to_move)
                     continue
@@ -169,7 +170,7 @@ def _solve_slice(variant: Variant, table: Table, men_index: int, children: _Chil
         g = base + p
         wdl[g] = value[p]
         dtz[g] = min(dist[p], 65535)
-        dtm[g] = min(plies[p], 65535)
+        tail[g] = min(plies[p] - dist[p], 65535)
 
 
 def _predecessors(succ: array, succ_start: array, size: int) -> Tuple[array, array]:

@@ -4,16 +4,22 @@ A file is a header line, a JSON line and a compressed stream::
 
     draughts-egdb 1\\n
     {"variant": "english", "material": "KKvK", "positions": 29760, "count_limit": 80,
-     "men_reset": true, "width": 1, "codec": "lzma", "crc32": 123456789}\\n
-    <lzma or zlib: wdl plane, dtz plane, dtm plane>
+     "men_reset": true, "code_width": 1, "tail_width": 1, "codec": "lzma",
+     "crc32": 123456789}\\n
+    <lzma or zlib: code plane, tail plane>
 
-The planes are ``positions`` values each, in index order (:mod:`.index`): the
-``wdl`` codes one byte each, then ``dtz`` and ``dtm`` as unsigned integers of
-``width`` bytes (little-endian; 0 for draws), so long runs of draws compress
-to almost nothing.  ``crc32`` is the checksum of the uncompressed planes.  ``codec`` is ``lzma``
-(a third smaller) where the ``lzma`` module exists, else ``zlib``.
-``count_limit`` and ``men_reset`` record the draw count the file was solved
-under: a file solved under other rules than the variant's is refused.
+Both planes hold ``positions`` unsigned little-endian integers of their width
+(1 or 2 bytes), in index order (:mod:`.index`):
+
+* the *code* of each position: 0 a draw, 1 an unused index, ``2 * dtz`` a win,
+  ``2 * dtz + 3`` a loss (see :mod:`.table` for ``dtz``);
+* its *tail*, ``dtm - dtz`` (0 for draws).
+
+Long runs of draws compress to almost nothing.  ``crc32`` is the checksum of
+the uncompressed planes.  ``codec`` is ``lzma`` (a third smaller) where the
+``lzma`` module exists, else ``zlib``.  ``count_limit`` and ``men_reset``
+record the draw count the file was solved under: a file solved under other
+rules than the variant's is refused.
 """
 from __future__ import annotations
 
@@ -23,12 +29,12 @@ import os
 import sys
 import zlib
 from array import array
-from typing import Dict, Optional, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..variants import Variant, get_variant
 from .index import MaterialIndex
 from .material import Material, count_rule
-from .table import Table
+from .table import DRAW, LOSS, UNUSED, WIN, Table
 
 __all__ = ["save", "load", "read_header", "EndgameFileError", "FORMAT", "SUFFIX", "file_name"]
 
@@ -54,6 +60,30 @@ def file_name(material: Material) -> str:
     return material.name + SUFFIX
 
 
+def _codes(table: Table) -> List[int]:
+    """The code plane of a table (see the module docstring)."""
+    out = []
+    for value, dtz in zip(table.wdl, table.dtz):
+        if value == DRAW:
+            out.append(0)
+        elif value == UNUSED:
+            out.append(1)
+        else:
+            out.append(2 * dtz if value == WIN else 2 * dtz + 3)
+    return out
+
+
+def _plane(values: Sequence[int]) -> Tuple[int, bytes]:
+    """``(width, little-endian bytes)`` of unsigned values, 1 or 2 bytes each."""
+    top = max(values, default=0)
+    if top >= 1 << 16:
+        raise ValueError(f"distance {top} does not fit the file format")
+    packed = array("B" if top < 256 else "H", values)
+    if packed.itemsize == 2 and sys.byteorder != "little":  # pragma: no cover
+        packed.byteswap()
+    return packed.itemsize, packed.tobytes()
+
+
 def save(table: Table, path: Union[str, "os.PathLike[str]"], codec: Optional[str] = None) -> int:
     """Write ``table`` to ``path`` (atomically: a temporary file renamed); return its size in bytes.
 
@@ -62,20 +92,17 @@ def save(table: Table, path: Union[str, "os.PathLike[str]"], codec: Optional[str
     if codec not in ("lzma", "zlib") or (codec == "lzma" and lzma is None):
         raise ValueError(f"codec {codec!r} is not available (lzma or zlib)")
     ix = table.index
-    width = 1 if max(max(table.dtz, default=0), max(table.dtm, default=0)) < 256 else 2
-    code = "B" if width == 1 else "H"
-    dtz, dtm = array(code, table.dtz), array(code, table.dtm)
-    if width == 2 and sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-        dtz.byteswap()
-        dtm.byteswap()
-    payload = bytes(table.wdl) + dtz.tobytes() + dtm.tobytes()
+    code_width, codes = _plane(_codes(table))
+    tail_width, tails = _plane(table.tail)
+    payload = codes + tails
     header = {
         "variant": ix.variant.name,
         "material": ix.material.name,
         "positions": ix.size,
         "count_limit": table.rule.limit,
         "men_reset": table.rule.men_reset,
-        "width": width,
+        "code_width": code_width,
+        "tail_width": tail_width,
         "codec": codec,
         "crc32": binascii.crc32(payload),
     }
@@ -87,9 +114,13 @@ def save(table: Table, path: Union[str, "os.PathLike[str]"], codec: Optional[str
             + packed)
     path = os.fspath(path)
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return len(data)
 
 
@@ -138,8 +169,8 @@ def load(path: Union[str, "os.PathLike[str]"], variant: Union[Variant, str],
                                f"({rule.limit} plies, {rule.name}); build it again")
     ix = MaterialIndex(variant, found)
     size = ix.size
-    width = header.get("width")
-    if header.get("positions") != size or width not in (1, 2):
+    code_width, tail_width = header.get("code_width"), header.get("tail_width")
+    if header.get("positions") != size or code_width not in (1, 2) or tail_width not in (1, 2):
         raise EndgameFileError(f"{where}: header does not fit {found.name} ({size} positions)")
     codec = header.get("codec", "zlib")
     if codec == "lzma" and lzma is None:  # pragma: no cover - Python built without liblzma
@@ -154,15 +185,39 @@ def load(path: Union[str, "os.PathLike[str]"], variant: Union[Variant, str],
             payload = zlib.decompress(data[start:])
     except (zlib.error, EOFError, ValueError, getattr(lzma, "LZMAError", ValueError)):
         raise EndgameFileError(f"{where}: damaged data") from None
-    if len(payload) != size * (1 + 2 * width) or binascii.crc32(payload) != header.get("crc32"):
+    if (len(payload) != size * (code_width + tail_width)
+            or binascii.crc32(payload) != header.get("crc32")):
         raise EndgameFileError(f"{where}: checksum mismatch (damaged or truncated file)")
-    wdl = bytearray(payload[:size])
-    code = "B" if width == 1 else "H"
-    dtz = array(code, payload[size:size + size * width])
-    dtm = array(code, payload[size + size * width:])
-    if width == 2 and sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-        dtz.byteswap()
-        dtm.byteswap()
-    if max(wdl, default=0) > 3:
-        raise EndgameFileError(f"{where}: bad result codes")
-    return Table(ix, rule, wdl, dtz, dtm)
+    codes = payload[:size * code_width]
+    tail = _unpack(payload[size * code_width:], tail_width)
+    if code_width == 1:  # one C-level pass per plane
+        wdl, dtz = codes.translate(_WDL_OF_CODE), codes.translate(_DTZ_OF_CODE)
+    else:
+        wdl, dtz = _decode(_unpack(codes, 2))
+    return Table(ix, rule, wdl, dtz, tail)
+
+
+def _unpack(data: bytes, width: int) -> Sequence[int]:
+    if width == 1:
+        return data
+    values = array("H", data)
+    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+        values.byteswap()
+    return values
+
+
+def _decode(codes: Sequence[int]) -> Tuple[bytearray, array]:
+    """``(wdl, dtz)`` planes of a code plane."""
+    wdl = bytearray(len(codes))
+    dtz = array("H", bytes(2 * len(codes)))
+    for i, c in enumerate(codes):
+        if c == 1:
+            wdl[i] = UNUSED
+        elif c:
+            wdl[i] = WIN if c % 2 == 0 else LOSS
+            dtz[i] = c // 2 if c % 2 == 0 else (c - 3) // 2
+    return wdl, dtz
+
+
+_WDL_OF_CODE, _DTZ_OF_CODE = (bytes(plane.tolist() if isinstance(plane, array) else plane)
+                              for plane in _decode(range(256)))
