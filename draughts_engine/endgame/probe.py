@@ -58,6 +58,7 @@ class EndgameTables:
                     self._files[material] = os.path.join(folder, name)
         #: material key -> (table, colours flipped), or None when not available
         self._tables: Dict[_Key, Optional[Tuple[Table, bool]]] = {}
+        self._loaded: Dict[Material, Optional[Table]] = {}
         self._lock = threading.Lock()
         #: files that could not be read, with the reason (they count as missing).
         self.errors: List[str] = []
@@ -123,20 +124,29 @@ class EndgameTables:
         with self._lock:
             if key in self._tables:
                 return self._tables[key]
-            if min(key[0] + key[1], key[2] + key[3]) < 1:
-                entry = None
-            else:
+            entry = None
+            if min(key[0] + key[1], key[2] + key[3]) >= 1:
                 material = Material(*key)
                 canonical = material.canonical()
-                entry = None
-                path = self._files.get(canonical)
-                if path is not None:
-                    try:
-                        entry = (load(path, self.variant, canonical), canonical != material)
-                    except (OSError, EndgameFileError) as exc:
-                        self.errors.append(str(exc))
+                table = self._load(canonical)
+                if table is not None:
+                    entry = (table, canonical != material)
             self._tables[key] = entry
             return entry
+
+    def _load(self, material: Material) -> Optional[Table]:
+        """The table of a canonical material, read once (the caller holds the lock)."""
+        if material in self._loaded:
+            return self._loaded[material]
+        table = None
+        path = self._files.get(material)
+        if path is not None:
+            try:
+                table = load(path, self.variant, material)
+            except (OSError, EndgameFileError) as exc:
+                self.errors.append(str(exc))
+        self._loaded[material] = table
+        return table
 
     def __repr__(self) -> str:
         return (f"EndgameTables({self.variant.name!r}, {len(self._files)} materials, "
