@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.game import Game  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
-from draughts_engine.search.engine import Engine  # noqa: E402
+from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 
 
@@ -48,8 +48,8 @@ def play_game(variant: str, opening: Sequence[str], white_depth: int, black_dept
     """Play one game; return ``'white'``, ``'black'`` or ``'draw'``."""
     game = Game(variant)
     game.push_all(list(opening))
-    engines = {True: Engine(hash_mb=16, evaluation=evaluation),
-               False: Engine(hash_mb=16, evaluation=evaluation)}
+    engines = {True: Searcher(hash_mb=16, evaluation=evaluation),
+               False: Searcher(hash_mb=16, evaluation=evaluation)}
     depths = {True: white_depth, False: black_depth}
     while game.ply < max_plies:
         result = game.result()

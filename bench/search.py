@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from draughts_engine.position import Position  # noqa: E402
-from draughts_engine.search.engine import Engine  # noqa: E402
+from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchInfo, SearchLimits  # noqa: E402
 
 #: (name, variant, FEN or None for the start position, depth, quick depth)
@@ -41,7 +41,7 @@ def run_position(variant: str, fen: Optional[str], depth: int, hash_mb: int,
                  evaluation: str) -> List[Tuple[SearchInfo, float]]:
     """Search once; return each iteration's report with the CPU seconds used so far."""
     position = Position.start(variant) if fen is None else Position.from_fen(fen, variant)
-    engine = Engine(hash_mb=hash_mb, evaluation=evaluation)
+    engine = Searcher(hash_mb=hash_mb, evaluation=evaluation)
     rows: List[Tuple[SearchInfo, float]] = []
     cpu0 = time.process_time()
     engine.search(position, SearchLimits(depth=depth),

@@ -149,3 +149,40 @@ def test_cli_errors(args):
     proc = run_cli(*args)
     assert proc.returncode != 0
     assert "nodes" not in proc.stdout
+
+
+# ---------------------------------------------------------------------------
+# The generator's entry points (draughts_engine.movegen) agree with each other
+# along random games, kings and long captures included.
+
+@pytest.mark.parametrize("variant", ["english", "russian", "brazilian", "international"])
+def test_generator_entry_points_agree_along_random_games(variant):
+    import random
+
+    from draughts_engine.movegen import NULL_MOVE, generator_for, play
+    gen = generator_for(variant)
+    assert gen is generator_for(variant) and gen.play is play
+    rng = random.Random(f"entry points {variant}")
+    positions = with_kings = 0
+    for _ in range(10):
+        pos = Position.start(variant).raw
+        for _ in range(150):
+            moves = gen.moves(*pos)
+            captures = gen.captures(*pos)
+            assert gen.count(*pos) == len(moves)
+            assert gen.has_capture(*pos) == bool(captures)
+            if captures:
+                assert sorted(captures) == sorted(moves)
+                assert set(gen.capture_paths(*pos)) == set(captures)
+            else:
+                assert sorted(gen.quiet_moves(*pos)) == sorted(moves)
+                assert gen.has_quiet(*pos) == bool(moves)
+            for m in moves:
+                after = gen.play(*pos, m) + (not pos[3],)
+                assert gen.count_after(*pos, m) == len(gen.moves(*after))
+            positions += 1
+            with_kings += pos[2] != 0
+            if not moves:
+                break
+            pos = gen.play(*pos, rng.choice(moves)) + (not pos[3],)
+    assert positions > 250 and with_kings > 50 and gen.play(1, 2, 0, True, NULL_MOVE) == (1, 2, 0)

@@ -506,3 +506,117 @@ def test_generic_search_respects_stop_and_game_over() -> None:
     began = time.monotonic()
     result = search_game_state(state, SearchLimits(movetime_ms=200))
     assert time.monotonic() - began < 2.0 and result.best_move in state.legal_moves()
+
+
+# ---------------------------------------------------------------------------
+# The search package's shape: its names, deprecated aliases, and the named
+# parts of the engine's search (budget, aspiration window, repetition, TT cutoff).
+
+def test_searcher_is_the_search_class_and_engine_a_deprecated_alias() -> None:
+    import importlib
+
+    from draughts_engine.search.engine import Searcher
+    module = importlib.import_module("draughts_engine.search.engine")
+    with pytest.warns(DeprecationWarning, match="Searcher"):
+        alias = module.Engine
+    assert alias is Searcher
+    assert "Searcher" in module.__all__ and "Engine" not in module.__all__
+    with pytest.raises(AttributeError):
+        module.NoSuchName  # noqa: B018
+
+
+def test_classic_result_old_name_is_deprecated() -> None:
+    import importlib
+
+    from draughts_engine.search.classic import ClassicResult
+    module = importlib.import_module("draughts_engine.search.classic")
+    with pytest.warns(DeprecationWarning, match="ClassicResult"):
+        assert module.SearchResult is ClassicResult
+    assert isinstance(negamax(DraughtsState(Position.start("english")), 1), ClassicResult)
+
+
+def test_search_package_lists_what_it_offers() -> None:
+    import draughts_engine.search as search
+    from draughts_engine.search import limits
+    from draughts_engine.search.engine import Searcher
+    assert search.__all__ == sorted(search.__all__) and "Searcher" in search.__all__
+    for name in search.__all__:
+        assert getattr(search, name) is not None, name
+    assert search.Searcher is Searcher and search.SearchResult is limits.SearchResult
+    assert set(search.__all__) <= set(dir(search))
+    with pytest.raises(AttributeError):
+        search.Engine  # noqa: B018 - the old name is only in search.engine
+
+
+def test_tt_cutoff_decides_only_deep_enough_entries_that_settle_the_window() -> None:
+    from draughts_engine.search.tt import cutoff
+    assert cutoff((5, 40, EXACT, None), 5, -10, 10, 0) == 40
+    assert cutoff((4, 40, EXACT, None), 5, -10, 10, 0) is None        # too shallow
+    assert cutoff((5, 40, LOWER, None), 3, -10, 10, 0) == 40          # fails high
+    assert cutoff((5, 5, LOWER, None), 3, -10, 10, 0) is None          # a lower bound inside
+    assert cutoff((5, -40, UPPER, None), 3, -10, 10, 0) == -40        # fails low
+    assert cutoff((5, -5, UPPER, None), 3, -10, 10, 0) is None
+    # A stored win 7 plies from its node, reached at ply 2: win in 5 from the root's view.
+    assert cutoff((5, WIN - 7 + 2, EXACT, None), 5, -10, 10, 2) == WIN - 7
+    assert cutoff((5, -(WIN - 4), EXACT, None), 5, -10, 10, 3) == -(WIN - 7)
+
+
+def test_tt_move_is_the_stored_move() -> None:
+    table = TranspositionTable(1)
+    assert table.move("k") is None
+    table.store("k", 2, 0, EXACT, "m", 0)
+    assert table.move("k") == "m"
+
+
+def test_budget_polls_limits_and_decides_iterations() -> None:
+    from draughts_engine.search.budget import POLL_NODES, SearchAborted, SearchBudget
+    stop, ponderhit = threading.Event(), threading.Event()
+    budget = SearchBudget(SearchLimits(nodes=1000), True, stop, ponderhit, time.perf_counter())
+    assert budget.poll(900) == 900 + POLL_NODES  # the first iteration always completes
+    budget.first_iteration = False
+    assert budget.poll(900) == 1000               # next poll exactly at the node limit
+    with pytest.raises(SearchAborted):
+        budget.poll(1000)
+    assert budget.another_iteration(3, 500, False)
+    assert not budget.another_iteration(3, 1000, False)
+    stop.set()
+    assert not budget.another_iteration(3, 0, False)
+    with pytest.raises(SearchAborted):
+        budget.poll(0)
+    stop.clear()
+    pondering = SearchBudget(SearchLimits(ponder=True, depth=2), True, stop, ponderhit,
+                             time.perf_counter())
+    assert pondering.another_iteration(5, 0, False) and pondering.pondering
+    ponderhit.set()                                # now depth 2 applies
+    assert not pondering.another_iteration(5, 0, False) and not pondering.pondering
+    clock = SearchBudget(SearchLimits(movetime_ms=60000), True, stop, ponderhit,
+                         time.perf_counter())
+    assert clock.another_iteration(1, 0, False)
+    assert not clock.another_iteration(1, 0, True)  # a single legal move under a clock
+
+
+def test_search_window_widens_until_the_score_fits() -> None:
+    from draughts_engine.search.pvs import ASPIRATION, search_window
+    from draughts_engine.search.tree import INFINITY
+    windows: List[Tuple[int, int]] = []
+
+    def root_search(depth: int, alpha: int, beta: int) -> Tuple[int, str]:
+        windows.append((alpha, beta))
+        return min(max(500, alpha), beta), "m"    # fail-hard stand-in whose true score is 500
+
+    assert search_window(root_search, 6, 0) == (500, "m")
+    assert windows[0] == (-ASPIRATION, ASPIRATION) and len(windows) > 2
+    assert windows[-1][0] < 500 < windows[-1][1]
+    windows.clear()
+    assert search_window(root_search, 3, 0) == (500, "m")
+    assert windows == [(-INFINITY, INFINITY)]      # shallow: a full window at once
+
+
+def test_repetition_test_looks_back_over_reversible_plies_only() -> None:
+    from draughts_engine.search.tree import make_repetition_test
+    a, b, c = (1, 2, 0, True), (3, 4, 0, False), (5, 6, 0, True)
+    path = [a, b, c, b, a]                         # a at index 0 and 4 (same side to move)
+    repeated = make_repetition_test(path, no_progress=50)
+    assert repeated(a, 4, 4)                       # four reversible plies reach back to index 0
+    assert not repeated(a, 4, 3)                   # an irreversible move in between
+    assert make_repetition_test(path, no_progress=4)(c, 4, 4)  # the no-progress count

@@ -4,7 +4,7 @@ This is the teaching layer: plain recursive functions over any ``GameState``,
 with no move ordering, transposition table or iterative deepening.  All four
 searches share one contract:
 
-* ``search(state, depth) -> SearchResult``; ``depth`` must be at least 1,
+* ``search(state, depth) -> ClassicResult``; ``depth`` must be at least 1,
   otherwise ``ValueError`` is raised.
 * The score is from the point of view of the side to move at the root.
 * A leaf is a finished game, scored by ``terminal_score()`` adjusted by the ply
@@ -19,15 +19,23 @@ searches share one contract:
   every :data:`STOP_POLL_NODES` nodes; when it answers True the search raises
   :class:`SearchStopped` and has no result (the caller keeps the last one it
   completed, as the engine's iterative deepening does).
+
+``ClassicResult`` was called ``SearchResult`` here, the name of the engine's
+:class:`~.limits.SearchResult`; the old name still imports, with a
+``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping, Optional, Tuple
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from .interface import WIN, GameContractError, GameState, Move, ply_adjusted
+
+__all__ = ["minimax", "negamax", "alphabeta", "negascout", "SEARCHES", "ClassicResult",
+           "SearchStopped", "STOP_POLL_NODES", "StopCheck"]
 
 INFINITY = WIN + 1
 """Strictly larger than any score a search can return."""
@@ -41,7 +49,7 @@ ScoredMove = Tuple[int, Optional[Move]]
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class ClassicResult:
     """Outcome of a search: root score, first best root move, visited nodes."""
 
     score: int
@@ -100,7 +108,7 @@ def _require_moves(state: GameState, best_move: Optional[Move]) -> None:
 # Minimax: two players, scores always from the root player's point of view.
 
 
-def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
+def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
     """Minimax with an explicit maximizing (root) and minimizing player.
 
     Every score is kept from the root player's point of view: the root player
@@ -110,7 +118,7 @@ def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> Sear
     _require_positive_depth(depth)
     counter = _NodeCounter(should_stop)
     score, best_move = _minimax(state, depth, 0, True, counter)
-    return SearchResult(score, best_move, counter.nodes)
+    return ClassicResult(score, best_move, counter.nodes)
 
 
 def _minimax(
@@ -135,7 +143,7 @@ def _minimax(
 # Negamax: one rule for both players, max(a, b) == -min(-a, -b).
 
 
-def negamax(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
+def negamax(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
     """Negamax: every node maximizes the negated scores of its children.
 
     Scores are from the side to move's point of view at every node.  Visits
@@ -144,7 +152,7 @@ def negamax(state: GameState, depth: int, should_stop: StopCheck = None) -> Sear
     _require_positive_depth(depth)
     counter = _NodeCounter(should_stop)
     score, best_move = _negamax(state, depth, 0, counter)
-    return SearchResult(score, best_move, counter.nodes)
+    return ClassicResult(score, best_move, counter.nodes)
 
 
 def _negamax(state: GameState, depth: int, ply: int, counter: _NodeCounter) -> ScoredMove:
@@ -165,7 +173,7 @@ def _negamax(state: GameState, depth: int, ply: int, counter: _NodeCounter) -> S
 # Alpha-beta (fail-soft negamax form).
 
 
-def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
+def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
     """Fail-soft alpha-beta in negamax form, called with the full window.
 
     Inside the tree, a node searched with window ``(alpha, beta)`` returns a
@@ -176,7 +184,7 @@ def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> Se
     _require_positive_depth(depth)
     counter = _NodeCounter(should_stop)
     score, best_move = _alphabeta(state, depth, -INFINITY, INFINITY, 0, counter)
-    return SearchResult(score, best_move, counter.nodes)
+    return ClassicResult(score, best_move, counter.nodes)
 
 
 def _alphabeta(
@@ -203,7 +211,7 @@ def _alphabeta(
 # NegaScout / principal variation search (fail-soft).
 
 
-def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> SearchResult:
+def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
     """NegaScout (Reinefeld), fail-soft, called with the full window.
 
     The first move of each node is searched with the node's window; every
@@ -217,7 +225,7 @@ def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> Se
     _require_positive_depth(depth)
     counter = _NodeCounter(should_stop)
     score, best_move = _negascout(state, depth, -INFINITY, INFINITY, 0, counter)
-    return SearchResult(score, best_move, counter.nodes)
+    return ClassicResult(score, best_move, counter.nodes)
 
 
 def _negascout(
@@ -246,7 +254,7 @@ def _negascout(
     return best_score, best_move
 
 
-SEARCHES: Mapping[str, Callable[..., SearchResult]] = MappingProxyType(
+SEARCHES: Mapping[str, Callable[..., ClassicResult]] = MappingProxyType(
     {
         "minimax": minimax,
         "negamax": negamax,
@@ -255,3 +263,14 @@ SEARCHES: Mapping[str, Callable[..., SearchResult]] = MappingProxyType(
     }
 )
 """The classic searches by name, in teaching order (read-only)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``SearchResult``: the deprecated old name of :class:`ClassicResult`."""
+    if name == "SearchResult":
+        warnings.warn("draughts_engine.search.classic.SearchResult is deprecated; use "
+                      "ClassicResult (SearchResult is the engine's result, in "
+                      "draughts_engine.search.limits)",
+                      DeprecationWarning, stacklevel=2)
+        return ClassicResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,15 +17,14 @@ import threading
 import time
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
-from .interface import MATE_BOUND, WIN, GameContractError, GameState, ply_adjusted
+from .budget import MAX_DEPTH, POLL_NODES
+from .interface import WIN, GameContractError, GameState, ply_adjusted
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
 from .timeman import deadlines
-from .tt import EXACT, LOWER, UPPER, TranspositionTable
+from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["search_game_state", "MAX_DEPTH", "POLL_NODES"]
 
-MAX_DEPTH = 99
-POLL_NODES = 256
 SOLVED = 1 << 20  # TT depth of an entry whose subtree reached no depth limit
 INFINITY = WIN + 1
 DEFAULT_HASH_MB = 8
@@ -111,17 +110,11 @@ def search_game_state(state: GameState, limits: SearchLimits = SearchLimits(),
         tt_move = None
         if entry is not None:
             tt_move = entry[3]
-            if entry[0] >= depth and ply > 0:
-                score = entry[1]
-                if score >= MATE_BOUND:
-                    score -= ply
-                elif score <= -MATE_BOUND:
-                    score += ply
-                flag = entry[2]
-                if flag == EXACT or (score >= beta if flag == LOWER else score <= alpha):
-                    if entry[0] < SOLVED:
-                        counters["horizon"] += 1  # the entry's subtree was cut by depth
-                    return score, [tt_move] if tt_move is not None else []
+            score = cutoff(entry, depth, alpha, beta, ply) if ply > 0 else None
+            if score is not None:
+                if entry[0] < SOLVED:
+                    counters["horizon"] += 1  # the entry's subtree was cut by depth
+                return score, [tt_move] if tt_move is not None else []
         moves = s.legal_moves()
         if not moves:
             raise GameContractError(f"{type(s).__name__} has no legal moves but is not finished")

@@ -18,9 +18,12 @@ key tuple and its ints, entry tuple, move tuple and its ints).  When the table
 is full, :meth:`TranspositionTable.make_room` keeps the deeper half of the
 entries: deterministic, and amortised O(1) per store.
 
-The engine's hot loop reads ``table`` (the dict) directly and applies the
-mate adjustment inline; :meth:`probe` and :meth:`store` are the same contract
-for everyone else.
+Probing is one function for every search: :func:`cutoff` says whether an
+entry decides a node (the engine's hot loop reads ``table``, the dict,
+directly and calls it only when the entry is deep enough);
+:meth:`TranspositionTable.probe`, :meth:`~TranspositionTable.move` and
+:meth:`~TranspositionTable.store` are the rest of the contract.  The engine
+stores inline, with the same steps as :meth:`~TranspositionTable.store`.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from typing import Any, Dict, Hashable, Optional, Tuple
 
 from .interface import MATE_BOUND
 
-__all__ = ["TranspositionTable", "EXACT", "LOWER", "UPPER", "to_tt", "from_tt",
+__all__ = ["TranspositionTable", "EXACT", "LOWER", "UPPER", "to_tt", "from_tt", "cutoff",
            "entry_bytes", "InvalidHashSizeError", "MIN_MB", "MAX_MB"]
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -62,13 +65,46 @@ def from_tt(score: int, ply: int) -> int:
     return score
 
 
+def cutoff(entry: Entry, depth: int, alpha: int, beta: int, ply: int) -> Optional[int]:
+    """The score of a node at ``ply`` searched to ``depth`` in the window
+    ``(alpha, beta)``, if its table ``entry`` decides it, else None.
+
+    It decides when it was searched at least as deep and its score (seen from
+    ``ply``, see :func:`from_tt`) is exact, a lower bound ``>= beta`` or an
+    upper bound ``<= alpha``.
+
+    >>> cutoff((5, 40, LOWER, None), 4, 0, 30, 2), cutoff((5, 40, UPPER, None), 4, 0, 30, 2)
+    (40, None)
+    """
+    if entry[0] < depth:
+        return None
+    score = entry[1]
+    if score >= MATE_BOUND:
+        score -= ply
+    elif score <= -MATE_BOUND:
+        score += ply
+    flag = entry[2]
+    if flag == EXACT or (score >= beta if flag == LOWER else score <= alpha):
+        return score
+    return None
+
+
+DEFAULT_ENTRY_BYTES = 480
+"""Bytes per entry where they cannot be measured (CPython 3.11 measures 477)."""
+
+
 def entry_bytes(board_bits: int = 54) -> int:
     """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
 
     Measured, not guessed: a sample key, entry and move are built and their
     ``sys.getsizeof`` added up, plus the dict's own cost per item (measured
-    on a filled dict at its average load).
+    on a filled dict at its average load).  Where ``sys.getsizeof`` is not
+    available (PyPy) the CPython figure, :data:`DEFAULT_ENTRY_BYTES`, stands in.
     """
+    try:
+        sys.getsizeof(0)
+    except TypeError:
+        return DEFAULT_ENTRY_BYTES
     full = (1 << board_bits) - 1
     key = (full, full - 1, full - 2, True)
     move = (1 << (board_bits - 1), 1 << (board_bits - 2), full >> 3, False)
@@ -123,6 +159,11 @@ class TranspositionTable:
             return None
         depth, score, flag, move = entry
         return depth, from_tt(score, ply), flag, move
+
+    def move(self, key: Hashable) -> Any:
+        """The best move stored for ``key``, or None."""
+        entry = self.table.get(key)
+        return None if entry is None else entry[3]
 
     def store(self, key: Hashable, depth: int, score: int, flag: int, move: Any, ply: int) -> None:
         """Store a search result for ``key`` found at ``ply`` (always replaces).

@@ -1,0 +1,271 @@
+"""Capture search for every variant: :func:`make_capture_search`.
+
+A capture is searched depth-first, jump by jump, from each piece that can
+start one; the move it makes is ``(origin, landing, captured, promotes)``.
+Two sequences with the same origin, landing and captured set are one move.
+Men's first jumps are found with whole-board masks; only the landings from
+which the capture can go on are searched square by square.  The majority
+rule is applied in exactly one place: :func:`make_capture_search`'s
+``all_captures`` (and its twin ``count_captures``).
+
+Names bound in the closures below:
+
+* ``board``, ``half``, ``half1``, ``top``, ``bottom``, ``neighbour``, ``ray``,
+  ``reverse``, ``flying``, ``men_back``, ``majority``, ``promote_in_capture``,
+  ``white_men_dirs``, ``black_men_dirs``: as in :class:`~.rules.GeneratorRules`;
+* in the jump loops: ``origin`` the capturing piece's bit (the capture starts
+  there), ``index`` the bit index it stands on now, ``came`` the direction of
+  the jump that brought it there (-1: none yet), ``captured`` the mask taken so
+  far, ``opp`` the opponent's pieces, ``empty`` the empty squares with the
+  origin counted empty (it has left), ``path`` the landing bit indices so far
+  (for notation), ``out`` the list the moves go to, ``paths`` None or the dict
+  of paths per move (slow path), ``d`` a direction index, ``r``/``n``/``k`` a
+  ray, its length and the position along it, ``s`` a shift and ``up`` whether
+  it moves towards bit 0 (by ``>> s``), ``crown`` the promotion row.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, NamedTuple, Optional
+
+from ..bitboard import popcount
+from .rules import ALL_DIRECTIONS, GeneratorRules, RawMove
+
+__all__ = ["CaptureSearch", "make_capture_search"]
+
+class CaptureSearch(NamedTuple):
+    """The two entry points of the capture search of one variant."""
+
+    #: ``all_captures(white, black, kings, white_to_move, sources, paths) -> list``:
+    #: every capture of the pieces in ``sources``, majority rule applied, no duplicates
+    #: (``sources`` must hold every piece that can capture, e.g. ``capture_sources``).
+    #: With ``paths`` (a dict), every landing-square path of every capture sequence is
+    #: also recorded under its move (the slow path, for notation).
+    all_captures: Callable[..., List[RawMove]]
+    #: ``count_captures(white, black, kings, white_to_move, sources) -> int``:
+    #: ``len(all_captures(...))`` without building the one-piece captures; ``sources``
+    #: may hold pieces that cannot capture (they add nothing).
+    count_captures: Callable[..., int]
+
+
+def make_capture_search(rules: GeneratorRules) -> CaptureSearch:
+    """The capture search of one variant (see the module docstring)."""
+    board, half, half1 = rules.board, rules.half, rules.half1
+    top, bottom = rules.top, rules.bottom
+    neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
+    flying, men_back = rules.flying, rules.men_back
+    majority, promote_in_capture = rules.majority, rules.promote_in_capture
+    white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
+    all_dirs = ALL_DIRECTIONS
+    # Men's jump directions as (direction, shift, up): "up" shifts right.
+    shifted = ((0, half1, True), (1, half, True), (2, half, False), (3, half1, False))
+    white_jump_dirs = tuple(shifted[d] for d in white_men_dirs)
+    black_jump_dirs = tuple(shifted[d] for d in black_men_dirs)
+
+    def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
+        """Append ``move`` to ``out`` (and its ``path`` to ``paths`` when kept)."""
+        out.append(move)
+        if paths is not None:
+            paths.setdefault(move, []).append(path)
+
+    def king_jumps(origin: int, index: int, came: int, captured: int, opp: int,
+                   empty: int, path: tuple, out: list, paths: Optional[dict],
+                   promotes: bool) -> bool:
+        """Extend a king's capture from bit ``index``; True if it could.
+
+        Every capture that cannot go on further is recorded with ``promotes``
+        (True for a man crowned during the capture).
+        """
+        extended = False
+        back = reverse[came]
+        for d in all_dirs:
+            if d == back:
+                continue  # the piece just jumped blocks that way
+            r = ray[d][index]
+            n = len(r)
+            k = 0
+            if flying:
+                while k < n and (empty >> r[k]) & 1:
+                    k += 1
+            if k >= n - 1:
+                continue
+            victim = 1 << r[k]
+            if not opp & victim or captured & victim:
+                continue
+            k += 1
+            if not (empty >> r[k]) & 1:
+                continue
+            extended = True
+            now_captured = captured | victim
+            ends = []
+            continued = False
+            while k < n and (empty >> r[k]) & 1:
+                land = r[k]
+                if king_jumps(origin, land, d, now_captured, opp, empty, path + (land,),
+                              out, paths, promotes):
+                    continued = True
+                elif not continued:
+                    ends.append(land)
+                k += 1
+                if not flying:
+                    break
+            if not continued:
+                # A flying king may stop on any empty square behind its last victim,
+                # unless from one of them the capture goes on.
+                for land in ends:
+                    record(out, paths, (origin, 1 << land, now_captured, promotes),
+                           path + (land,))
+        return extended
+
+    def man_jumps(origin: int, index: int, captured: int, opp: int, empty: int,
+                  dirs: tuple, crown: int, path: tuple, out: list,
+                  paths: Optional[dict]) -> bool:
+        """Extend a man's capture from bit ``index`` in the directions ``dirs``;
+        True if it could."""
+        extended = False
+        for d in dirs:
+            over = neighbour[d][index]
+            if over < 0:
+                continue
+            victim = 1 << over
+            if not opp & victim or captured & victim:
+                continue
+            land = neighbour[d][over]
+            if land < 0 or not (empty >> land) & 1:
+                continue
+            extended = True
+            now_captured = captured | victim
+            land_bit = 1 << land
+            if land_bit & crown and promote_in_capture:
+                # Russian: crowned on the way, the capture goes on as a king.
+                if not king_jumps(origin, land, d, now_captured, opp, empty, path + (land,),
+                                  out, paths, True):
+                    record(out, paths, (origin, land_bit, now_captured, True), path + (land,))
+            elif not man_jumps(origin, land, now_captured, opp, empty, dirs, crown,
+                               path + (land,), out, paths):
+                # English men cannot capture backwards, so a man that is
+                # crowned here has nothing left to jump: crowning ends the move.
+                record(out, paths, (origin, land_bit, now_captured, land_bit & crown != 0),
+                       path + (land,))
+        return extended
+
+    def men_jumps(men: int, opp: int, empty: int, white_to_move: bool, out: list) -> list:
+        """Append the men's captures of two or more pieces (and Russian
+        crownings) to ``out``; return the one-piece captures that end at
+        once as ``[(landing mask, shift, up), ...]``."""
+        if white_to_move:
+            jump_dirs, dirs, crown = white_jump_dirs, white_men_dirs, top
+        else:
+            jump_dirs, dirs, crown = black_jump_dirs, black_men_dirs, bottom
+        # Squares from which a man could jump (a landing that is one of
+        # them continues the capture; the way back is blocked by the origin,
+        # which is not in ``empty``).
+        onward = 0
+        for d, s, up in jump_dirs:
+            if up:
+                onward |= ((empty << s) & opp) << s
+            else:
+                onward |= ((empty >> s) & opp) >> s
+        if promote_in_capture:
+            onward |= crown
+        singles = []
+        for d, s, up in jump_dirs:
+            if up:
+                land = (((men >> s) & opp) >> s) & empty
+            else:
+                land = (((men << s) & opp) << s) & empty
+            if not land:
+                continue
+            goes_on = land & onward
+            if goes_on:
+                land ^= goes_on
+                s2 = s + s
+                while goes_on:
+                    bit = goes_on & -goes_on
+                    goes_on ^= bit
+                    if up:
+                        origin, victim = bit << s2, bit << s
+                    else:
+                        origin, victim = bit >> s2, bit >> s
+                    index = bit.bit_length() - 1
+                    path = ((origin.bit_length() - 1), index)
+                    if bit & crown and promote_in_capture:
+                        if not king_jumps(origin, index, d, victim, opp, empty | origin, path,
+                                          out, None, True):
+                            out.append((origin, bit, victim, True))
+                    else:
+                        man_jumps(origin, index, victim, opp, empty | origin, dirs, crown,
+                                  path, out, None)
+            if land:
+                singles.append((land, s, up))
+        return singles
+
+    def all_captures(white: int, black: int, kings: int, white_to_move: bool,
+                     sources: int, paths: Optional[dict]) -> List[RawMove]:
+        """Every capture of the pieces in ``sources`` (see :class:`CaptureSearch`)."""
+        if white_to_move:
+            opp, dirs, crown = black, white_men_dirs, top
+        else:
+            opp, dirs, crown = white, black_men_dirs, bottom
+        out: List[RawMove] = []
+        base_empty = board ^ white ^ black
+        own_kings = sources & kings
+        if paths is None:
+            men = sources ^ own_kings
+            if men:
+                for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
+                    s2 = s + s
+                    while land:
+                        bit = land & -land
+                        land ^= bit
+                        if up:
+                            out.append((bit << s2, bit, bit << s, bit & crown != 0))
+                        else:
+                            out.append((bit >> s2, bit, bit >> s, bit & crown != 0))
+            sources = own_kings
+        while sources:
+            bit = sources & -sources
+            sources ^= bit
+            index = bit.bit_length() - 1
+            if kings & bit:
+                king_jumps(bit, index, -1, 0, opp, base_empty | bit, (index,), out, paths, False)
+            else:
+                man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
+        if len(out) > 1:
+            if majority:
+                best = max(popcount(m[2]) for m in out)
+                out = [m for m in out if popcount(m[2]) == best]
+            # Only kings, and men that capture backwards, can reach the same
+            # square over the same pieces by two routes.
+            if own_kings or men_back or paths is not None:
+                out = list(dict.fromkeys(out))
+        return out
+
+    def count_captures(white: int, black: int, kings: int, white_to_move: bool,
+                       sources: int) -> int:
+        """How many captures ``all_captures`` would return (see :class:`CaptureSearch`)."""
+        if white_to_move:
+            opp = black
+        else:
+            opp = white
+        out: List[RawMove] = []
+        base_empty = board ^ white ^ black
+        own_kings = sources & kings
+        men = sources ^ own_kings
+        singles = 0
+        if men:
+            for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
+                singles += popcount(land)
+        while own_kings:
+            bit = own_kings & -own_kings
+            own_kings ^= bit
+            king_jumps(bit, bit.bit_length() - 1, -1, 0, opp, base_empty | bit,
+                       (), out, None, False)
+        if not out:
+            return singles
+        if majority:
+            best = max(popcount(m[2]) for m in out)
+            if best > 1:
+                return len(set(m for m in out if popcount(m[2]) == best))
+        return singles + len(set(out))
+
+    return CaptureSearch(all_captures, count_captures)

@@ -1,0 +1,134 @@
+"""Whole-board tests: which pieces can capture, must the side capture, can it move quietly.
+
+Each ``make_*`` function binds one variant's :class:`~.rules.GeneratorRules`
+into a closure and returns it; the closures take a raw position
+``(white, black, kings, white_to_move)``.  They work on whole-board masks: a
+piece can jump in a direction when an opponent's piece is one step that way
+and the square behind it is empty; only flying kings need a slide.
+
+Names bound in these closures (the same in every part of the generator):
+
+* ``board``: mask of the playable squares; ``empty``: ``board ^ white ^ black``;
+* ``half`` / ``half1``: the two diagonal shifts (``half + 1``); ``x >> s`` moves
+  every piece of ``x`` one step up (White's way), ``x << s`` one step down;
+* ``own`` / ``opp``: the pieces of the side to move and of its opponent;
+  ``own_kings`` / ``men``: ``own`` split by kind;
+* ``flying`` / ``men_back``: the variant flags of :class:`~.rules.GeneratorRules`.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .rules import GeneratorRules
+
+__all__ = ["make_capture_sources", "make_has_capture", "make_has_quiet"]
+
+def make_capture_sources(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:
+    """``capture_sources(white, black, kings, white_to_move) -> int``.
+
+    The mask of the side to move's pieces that can start a capture (0: none).
+    Exact for men and short kings; when a flying king can capture, all the
+    side's kings are included.
+    """
+    board, half, half1, flying, men_back = (rules.board, rules.half, rules.half1, rules.flying,
+                                            rules.men_back)
+
+    def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own, opp = white, black
+        else:
+            own, opp = black, white
+        own_kings = own & kings
+        men = own ^ own_kings
+        short = own if not flying else men  # pieces that jump one step only
+        if white_to_move:
+            up_movers = short if men_back or not flying else men
+            down_movers = short if men_back else (0 if flying else own_kings)
+        else:
+            down_movers = short if men_back or not flying else men
+            up_movers = short if men_back else (0 if flying else own_kings)
+        # A piece jumps up by s when opp is at -s and the landing at -2s is empty.
+        src = (up_movers & ((((empty << half1) & opp) << half1)
+                            | (((empty << half) & opp) << half))) if up_movers else 0
+        if down_movers:
+            src |= down_movers & ((((empty >> half1) & opp) >> half1)
+                                  | (((empty >> half) & opp) >> half))
+        if flying and own_kings:
+            # Slide every king at once along each direction (``t``: the squares
+            # reached over empty ones) until one stands before an opponent's piece
+            # with an empty square behind it.
+            for s in (half1, half):
+                t = own_kings >> s
+                while t:
+                    if ((t & opp) >> s) & empty:
+                        return src | own_kings
+                    t = (t & empty) >> s
+                t = own_kings << s
+                while t:
+                    if ((t & opp) << s) & empty:
+                        return src | own_kings
+                    t = (t & empty) << s
+        return src
+
+    return capture_sources
+
+
+def make_has_capture(rules: GeneratorRules,
+                     capture_sources: Callable[[int, int, int, bool], int]
+                     ) -> Callable[[int, int, int, bool], bool]:
+    """``has_capture(white, black, kings, white_to_move) -> bool``: whether the side
+    to move must capture (the search's hot test).
+
+    Men and short kings are tested on whole-board masks; only flying kings need
+    ``capture_sources``' slide.
+    """
+    board, half, half1, flying, men_back = (rules.board, rules.half, rules.half1, rules.flying,
+                                            rules.men_back)
+
+    def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own, opp = white, black
+        else:
+            own, opp = black, white
+        own_kings = own & kings
+        if own_kings and flying:
+            return capture_sources(white, black, kings, white_to_move) != 0
+        if men_back or own_kings:
+            every_way = own if men_back else own_kings  # pieces that jump both ways
+            if ((((every_way >> half) & opp) >> half) | (((every_way >> half1) & opp) >> half1)
+                    | (((every_way << half) & opp) << half)
+                    | (((every_way << half1) & opp) << half1)) & empty:
+                return True
+            if men_back:
+                return False
+        men = own ^ own_kings
+        if white_to_move:
+            return ((((men >> half) & opp) >> half) | (((men >> half1) & opp) >> half1)) & empty != 0
+        return ((((men << half) & opp) << half) | (((men << half1) & opp) << half1)) & empty != 0
+
+    return has_capture
+
+
+def make_has_quiet(rules: GeneratorRules) -> Callable[[int, int, int, bool], bool]:
+    """``has_quiet(white, black, kings, white_to_move) -> bool``: whether the side to
+    move has a non-capturing move (the rule's answer when it has no capture)."""
+    board, half, half1 = rules.board, rules.half, rules.half1
+
+    def has_quiet(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own_kings = white & kings
+            men = white ^ own_kings
+            if ((men >> half) | (men >> half1)) & empty:
+                return True
+        else:
+            own_kings = black & kings
+            men = black ^ own_kings
+            if ((men << half) | (men << half1)) & empty:
+                return True
+        return bool(own_kings and ((own_kings >> half) | (own_kings >> half1)
+                                   | (own_kings << half) | (own_kings << half1)) & empty)
+
+    return has_quiet

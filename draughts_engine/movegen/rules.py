@@ -1,0 +1,84 @@
+"""The move generator's basics: :data:`RawMove`, :class:`GeneratorRules`, :class:`Family`.
+
+The rule facts themselves live in :class:`~draughts_engine.variants.Variant`
+and the square layout in :class:`~draughts_engine.bitboard.Geometry`;
+:class:`GeneratorRules` only copies the few the generator's loops need into
+one flat object, so every part of the generator binds them the same way and
+under the same names.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, NamedTuple, Tuple
+
+from ..bitboard import REVERSE, Geometry, geometry
+from ..variants import Variant
+
+__all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS", "Family"]
+
+#: A move in hot code: (origin bit, destination bit, captured mask, promotes).
+#: Origin and destination are one-bit masks (equal when a king ends a capture
+#: where it started); ``promotes`` says whether the moving man becomes a king.
+RawMove = Tuple[int, int, int, bool]
+
+#: A move that changes nothing (lets ``count`` share ``count_after``'s code).
+NULL_MOVE: RawMove = (0, 0, 0, False)
+
+#: The four direction indices of :mod:`~draughts_engine.bitboard`.
+ALL_DIRECTIONS = (0, 1, 2, 3)
+
+
+class GeneratorRules:
+    """The rule flags of one variant and the shifts of its board, as plain attributes.
+
+    Board (from :class:`~draughts_engine.bitboard.Geometry`):
+
+    * ``geometry``: the board's :class:`Geometry`; ``board``: mask of the playable squares;
+    * ``half`` / ``half1``: the two diagonal shift amounts (``half + 1``); White's men
+      move by right shifts (towards bit 0, square 1), Black's by left shifts;
+    * ``top`` / ``bottom``: White's and Black's promotion rows (masks);
+    * ``neighbour[d][i]`` / ``ray[d][i]``: the bit index one step from bit index ``i``
+      in direction ``d`` (-1 off the board), and all of them along the ray, nearest first;
+    * ``reverse[d]``: the opposite direction (``reverse[-1] == -1``: "came from nowhere").
+
+    Rules (from :class:`~draughts_engine.variants.Variant`):
+
+    * ``flying``: kings move and capture any distance; ``men_back``: men capture backwards;
+    * ``majority``: the capture taking the most pieces is compulsory;
+    * ``promote_in_capture``: a man reaching the far row during a capture is crowned
+      at once and goes on capturing as a king;
+    * ``white_men_dirs`` / ``black_men_dirs``: the directions in which men capture;
+    * ``short_family``: forward-only men and short kings (English checkers), which
+      gets the specialised forms of :mod:`.short`.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        geo: Geometry = geometry(variant.size)
+        self.geometry = geo
+        self.board = geo.board
+        self.half = geo.half
+        self.half1 = geo.half + 1
+        self.bits = geo.bit_count_total
+        self.top = geo.top_row
+        self.bottom = geo.bottom_row
+        self.neighbour = geo.neighbour
+        self.ray = geo.ray
+        self.reverse = REVERSE + (-1,)
+        self.flying = variant.flying_kings
+        self.men_back = variant.men_capture_backwards
+        self.majority = variant.majority_capture
+        self.promote_in_capture = variant.promote_during_capture
+        self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
+        self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
+        self.short_family = not self.flying and not self.men_back
+
+
+class Family(NamedTuple):
+    """The entry points written per family of variants (general, or English in :mod:`.short`)."""
+
+    #: ``moves(white, black, kings, white_to_move) -> list``: all legal moves.
+    moves: Callable[[int, int, int, bool], List[RawMove]]
+    #: ``count(white, black, kings, white_to_move) -> int``: ``len(moves(...))``.
+    count: Callable[[int, int, int, bool], int]
+    #: ``count_after(white, black, kings, white_to_move, move) -> int``: ``count`` after
+    #: the side to move plays ``move``.
+    count_after: Callable[[int, int, int, bool, RawMove], int]

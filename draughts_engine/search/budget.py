@@ -1,0 +1,120 @@
+"""The limits of a running search: :class:`SearchBudget`.
+
+:class:`~.limits.SearchLimits` says what a ``go`` asks for; a budget applies
+it while the engine's search runs: the tree search calls :meth:`SearchBudget.poll`
+every :data:`POLL_NODES` nodes (``stop``, ``ponderhit``, node limit, hard
+deadline) and the iteration driver asks :meth:`SearchBudget.another_iteration`
+after each completed iteration (``stop``, ``ponder``, depth, soft deadline,
+node limit).  Deadlines come from :mod:`.timeman`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Optional
+
+from .limits import MAX_DEPTH, SearchLimits
+from .timeman import deadlines
+
+# MAX_DEPTH (from .limits) is the deepest nominal iteration, also the cap of
+# ``infinite`` and ``ponder`` searches.
+__all__ = ["SearchBudget", "SearchAborted", "POLL_NODES", "MAX_DEPTH"]
+
+POLL_NODES = 256
+"""Nodes between two checks of ``stop``, the clock and the node limit."""
+
+
+class SearchAborted(Exception):
+    """Raised by :meth:`SearchBudget.poll`: the search must end now (stopped or out of budget)."""
+
+
+class SearchBudget:
+    """What a running search may still spend.
+
+    Attributes (read by the driver; changed only here): ``pondering``,
+    ``depth_limit``, ``node_limit`` (None: none), ``soft`` / ``hard`` (seconds
+    from ``clock_start``, None: no deadline), ``clock_start`` (the search start,
+    or the ``ponderhit``), ``node_base`` (nodes searched before the ponderhit;
+    limits count from there) and ``first_iteration`` (set False by the driver
+    once depth 1 is complete: until then only ``stop`` ends the search, so
+    there is always a move).
+    """
+
+    def __init__(self, limits: SearchLimits, white_to_move: bool, stop: threading.Event,
+                 ponderhit: threading.Event, start: float) -> None:
+        self.limits = limits
+        self.white_to_move = white_to_move
+        self.stop = stop
+        self.ponderhit = ponderhit
+        self.pondering = limits.ponder
+        unlimited = limits.infinite or limits.ponder
+        self.node_limit: Optional[int] = None if unlimited else limits.nodes
+        self.depth_limit = MAX_DEPTH if unlimited else min(MAX_DEPTH, limits.depth or MAX_DEPTH)
+        self.soft: Optional[float] = None
+        self.hard: Optional[float] = None
+        if not unlimited:
+            times = deadlines(limits, white_to_move)
+            self.soft, self.hard = times.soft, times.hard
+        self.clock_start = start
+        self.node_base = 0
+        self.first_iteration = True
+
+    def check_ponderhit(self, nodes: int) -> None:
+        """After ``ponderhit``: apply the limits of ``go ponder``, counted from now
+        (``nodes``: the nodes searched so far)."""
+        if self.ponderhit.is_set():
+            limits = self.limits
+            self.pondering = False
+            self.clock_start = time.perf_counter()
+            self.node_base = nodes
+            self.node_limit = limits.nodes
+            self.depth_limit = min(MAX_DEPTH, limits.depth or MAX_DEPTH)
+            times = deadlines(limits, self.white_to_move)
+            self.soft, self.hard = times.soft, times.hard
+
+    def poll(self, nodes: int) -> int:
+        """Check stop, ponderhit, node limit and hard deadline after ``nodes`` nodes.
+
+        Returns the node count at which to poll next; raises
+        :class:`SearchAborted` when the search must end.
+        """
+        next_poll = nodes + POLL_NODES
+        if self.stop.is_set():
+            raise SearchAborted
+        if self.pondering:
+            self.check_ponderhit(nodes)
+        if self.first_iteration:
+            return next_poll
+        node_limit = self.node_limit
+        if node_limit is not None:
+            if nodes - self.node_base >= node_limit:
+                raise SearchAborted
+            next_poll = min(next_poll, self.node_base + node_limit)
+        if self.hard is not None and time.perf_counter() - self.clock_start >= self.hard:
+            raise SearchAborted
+        return next_poll
+
+    def another_iteration(self, depth: int, nodes: int, single_move: bool) -> bool:
+        """Whether to start the iteration after ``depth`` (just completed, ``nodes``
+        searched so far; ``single_move``: the root has one legal move).
+
+        Not after ``stop``; always while pondering; then not beyond the depth
+        limit, nor with a single move under a clock, nor after most of the
+        soft deadline, nor beyond the node limit.
+        """
+        if self.stop.is_set():
+            return False
+        if self.pondering:
+            self.check_ponderhit(nodes)
+            if self.pondering:
+                return True
+        if depth >= self.depth_limit:
+            return False
+        soft = self.soft
+        if soft is not None:
+            if single_move:
+                return False
+            used = time.perf_counter() - self.clock_start
+            if used >= soft or used >= 0.6 * soft and depth >= 2:
+                return False
+        return self.node_limit is None or nodes - self.node_base < self.node_limit
