@@ -84,6 +84,7 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Eval", "combo", "full", choices=("full", "classic")),
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
+    OptionSpec("EndgameTables", "check", True),
 )
 
 

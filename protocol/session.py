@@ -47,7 +47,8 @@ class Session:
                 from draughts_engine.search.engine import Engine
                 self._engine = Engine(hash_mb=int(self.options["Hash"]),
                                       evaluation=str(self.options["Eval"]),
-                                      algorithm=str(self.options["Search"]))
+                                      algorithm=str(self.options["Search"]),
+                                      endgame_tables=bool(self.options["EndgameTables"]))
             return self._engine
 
     def engine_if_built(self) -> Any:
@@ -78,6 +79,8 @@ class Session:
                 engine.set_evaluation(str(value))
             elif option == "Search":
                 engine.set_algorithm(str(value))
+            elif option == "EndgameTables":
+                engine.set_endgame_tables(bool(value))
         self.options.values[option] = value
         return option, value
 
