@@ -24,7 +24,6 @@ rules than the variant's is refused.
 from __future__ import annotations
 
 import binascii
-import json
 import os
 import sys
 import zlib
@@ -45,10 +44,15 @@ MAGIC = b"draughts-egdb"
 SUFFIX = ".egdb"
 _MAX_HEADER = 4096
 
-try:
-    import lzma
-except ImportError:  # pragma: no cover - Python built without liblzma
-    lzma = None  # type: ignore[assignment]
+
+def _lzma():
+    """The ``lzma`` module, or None where Python was built without it (imported
+    when a file is read or written, not with the package)."""
+    try:
+        import lzma
+    except ImportError:  # pragma: no cover - Python built without liblzma
+        return None
+    return lzma
 
 
 class EndgameFileError(ValueError):
@@ -88,6 +92,7 @@ def save(table: Table, path: Union[str, "os.PathLike[str]"], codec: Optional[str
     """Write ``table`` to ``path`` (atomically: a temporary file renamed); return its size in bytes.
 
     ``codec``: ``lzma`` (the default where available) or ``zlib``."""
+    lzma = _lzma()
     codec = codec or ("lzma" if lzma is not None else "zlib")
     if codec not in ("lzma", "zlib") or (codec == "lzma" and lzma is None):
         raise ValueError(f"codec {codec!r} is not available (lzma or zlib)")
@@ -110,6 +115,7 @@ def save(table: Table, path: Union[str, "os.PathLike[str]"], codec: Optional[str
         packed = lzma.compress(payload, preset=9)
     else:
         packed = zlib.compress(payload, 9)
+    import json
     data = (MAGIC + b" " + str(FORMAT).encode() + b"\n" + json.dumps(header).encode() + b"\n"
             + packed)
     path = os.fspath(path)
@@ -133,6 +139,7 @@ def read_header(data: bytes, where: str = "database") -> Dict[str, object]:
     if version != str(FORMAT).encode():
         raise EndgameFileError(f"{where}: format {version.decode(errors='replace')!r}, "
                                f"this engine reads format {FORMAT}")
+    import json
     line, sep, _ = rest.partition(b"\n")
     try:
         header = json.loads(line.decode())
@@ -173,6 +180,7 @@ def load(path: Union[str, "os.PathLike[str]"], variant: Union[Variant, str],
     if header.get("positions") != size or code_width not in (1, 2) or tail_width not in (1, 2):
         raise EndgameFileError(f"{where}: header does not fit {found.name} ({size} positions)")
     codec = header.get("codec", "zlib")
+    lzma = _lzma()
     if codec == "lzma" and lzma is None:  # pragma: no cover - Python built without liblzma
         raise EndgameFileError(f"{where}: needs the lzma module, which this Python lacks")
     if codec not in ("lzma", "zlib"):

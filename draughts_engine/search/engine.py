@@ -39,6 +39,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
+from ..bitboard import popcount
 from ..evaluate import evaluator
 from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES
@@ -46,7 +47,7 @@ from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
 from .pvs import PvsSearch
-from .tree import MAX_PLY
+from .tree import MAX_PLY, PROBE_MARGIN
 from .tt import TranspositionTable
 
 __all__ = ["Searcher", "UnknownAlgorithmError", "ALGORITHMS", "MAX_DEPTH", "MAX_PLY",
@@ -58,6 +59,10 @@ ALGORITHMS = ("pvs", "minimax", "negamax", "alphabeta", "negascout")
 
 DEFAULT_CLASSIC_DEPTH = 4
 """Depth of a classic search when the limits give none."""
+
+ENDGAME_PIECES = 5 + PROBE_MARGIN
+"""Searches of positions with more pieces do not ask the endgame databases (of
+at most 5 pieces) and do not even load their package."""
 
 
 class UnknownAlgorithmError(ValueError):
@@ -123,9 +128,10 @@ class Searcher:
 
     def endgame(self, position: Position) -> Any:
         """The :class:`~..endgame.EndgameTables` of ``position``'s variant (files are
-        read on first probe), or None when the databases are off."""
-        if not self.endgame_tables:
-            return None
+        read on first probe), or None when the databases are off or ``position``
+        has more than :data:`ENDGAME_PIECES` pieces."""
+        if not self.endgame_tables or popcount(position.white | position.black) > ENDGAME_PIECES:
+            return None  # (a search from there would not reach the databases' pieces)
         name = position.variant.name
         tables = self._endgame.get(name)
         if tables is None:

@@ -32,7 +32,7 @@ from .ordering import LMR, Killers, capture_size, make_move_ordering
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["TreeSearch", "make_tree_search", "make_repetition_test", "MAX_PLY", "INFINITY",
-           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS"]
+           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "PROBE_MARGIN"]
 
 MAX_PLY = 256
 """Deepest ply (with extensions and quiescence) a search path may reach."""
@@ -41,6 +41,7 @@ INFINITY = WIN + 1
 PRUNE_DEPTH = 3       # static pruning only this close to the horizon ...
 RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
 FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
+PROBE_MARGIN = 8      # endgame databases asked when the root has at most this many pieces more
 
 #: A raw position: (white, black, kings, white_to_move).
 RawPosition = Tuple[int, int, int, bool]
@@ -109,7 +110,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     polls ``budget`` and lets :class:`~.budget.SearchAborted` through.
     ``probe(w, b, k, wtm, counted)`` answers positions of at most ``probe_pieces``
     pieces with ``(result, plies)`` (+1/0/-1 for the side to move, plies to the
-    end) or None (:meth:`~..endgame.EndgameTables.probe`; ``counted`` gets ``rev``).
+    end) or None (:meth:`~..endgame.EndgameTables.probe`; ``counted`` gets ``rev``);
+    it is asked when the root has at most :data:`PROBE_MARGIN` pieces more.
     """
     # ---- names bound for the hot loops ------------------------------------------------
     # In the closures below a position is (w, b, k, wtm): the white pieces, the
@@ -147,8 +149,10 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     nodes = 0                          # nodes searched (root, main search and quiescence)
     tbhits = 0                         # positions the endgame databases answered
     pc = popcount
-    if probe is None:
-        probe_pieces = 0               # (every position has two pieces or more)
+    # Ask the databases only where a search can get down to their pieces (a root
+    # with many more pieces would need a long run of captures): a bool tested first
+    # costs the other searches next to nothing.
+    probing = probe is not None and pc(rw | rb) <= probe_pieces + PROBE_MARGIN
     seldepth = 0                       # deepest ply reached
     next_poll = POLL_NODES             # node count of the next budget poll
     current_best: List[Optional[RawMove]] = [None]
@@ -177,7 +181,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
             path[hp] = key
             if repeated(key, hp, rev):
                 return 0
-        if pc(w | b) <= probe_pieces:
+        if probing and pc(w | b) <= probe_pieces:
             found = probe(w, b, k, wtm, rev)
             if found is not None:
                 tbhits += 1
@@ -240,7 +244,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         path[hp] = key
         if rev >= 4 and repeated(key, hp, rev):
             return 0
-        if pc(w | b) <= probe_pieces:
+        if probing and pc(w | b) <= probe_pieces:
             found = probe(w, b, k, wtm, rev)
             if found is not None:
                 tbhits += 1
