@@ -16,7 +16,7 @@ def run_bench(depth: Optional[int], send: Callable[[str], None], evaluation: str
               hash_mb: int = 16) -> int:
     """Run the engine's bench at ``depth`` (None: its default); report with ``send``;
     return the total node count."""
-    from draughts_engine.search.engine import BENCH_DEPTH, Engine, bench
+    from draughts_engine.search.engine import BENCH_DEPTH, Searcher, bench
     used_depth = depth or BENCH_DEPTH
     counter = {"number": 0}
 
@@ -27,7 +27,7 @@ def run_bench(depth: Optional[int], send: Callable[[str], None], evaluation: str
              f"nodes {result.nodes} bestmove {best}")
 
     started = time.perf_counter()
-    outcome = bench(used_depth, Engine(hash_mb=hash_mb, evaluation=evaluation, algorithm="pvs"),
+    outcome = bench(used_depth, Searcher(hash_mb=hash_mb, evaluation=evaluation, algorithm="pvs"),
                     on_position=report)
     elapsed = max(time.perf_counter() - started, 1e-9)
     send(f"nodes {outcome.nodes} nps {int(outcome.nodes / elapsed)}")

@@ -44,8 +44,8 @@ class Session:
         """The search engine, built with the current options on first use."""
         with self._engine_lock:
             if self._engine is None:
-                from draughts_engine.search.engine import Engine
-                self._engine = Engine(hash_mb=int(self.options["Hash"]),
+                from draughts_engine.search.engine import Searcher
+                self._engine = Searcher(hash_mb=int(self.options["Hash"]),
                                       evaluation=str(self.options["Eval"]),
                                       algorithm=str(self.options["Search"]),
                                       endgame_tables=bool(self.options["EndgameTables"]))

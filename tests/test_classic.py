@@ -12,7 +12,7 @@ from draughts_engine.games.tatedrez import Tatedrez
 from draughts_engine.games.tictactoe import TicTacToe
 from draughts_engine.search.classic import (
     SEARCHES,
-    SearchResult,
+    ClassicResult as SearchResult,
     alphabeta,
     minimax,
     negamax,

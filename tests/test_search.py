@@ -15,7 +15,8 @@ from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.classic import alphabeta, minimax, negamax, negascout
 from draughts_engine.search.draughts_state import DraughtsState
-from draughts_engine.search.engine import ALGORITHMS, Engine, UnknownAlgorithmError, bench
+from draughts_engine.search.engine import ALGORITHMS, UnknownAlgorithmError, bench
+from draughts_engine.search.engine import Searcher as Engine
 from draughts_engine.search.generic import search_game_state
 from draughts_engine.search.interface import LOSS, MATE_BOUND, WIN, GameState
 from draughts_engine.search.limits import (InvalidLimitsError, SearchInfo, SearchLimits,

@@ -16,8 +16,8 @@ DEFAULT_PORT = 27531
 
 def default_engine_factory(settings: DxpSettings) -> Any:
     """The engine search with the settings' hash size and evaluation."""
-    from draughts_engine.search.engine import Engine
-    return Engine(hash_mb=settings.hash_mb, evaluation=settings.evaluation, algorithm="pvs")
+    from draughts_engine.search.engine import Searcher
+    return Searcher(hash_mb=settings.hash_mb, evaluation=settings.evaluation, algorithm="pvs")
 
 
 def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,

@@ -22,7 +22,7 @@ from typing import Dict, Iterator, List
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from draughts_engine import Game  # noqa: E402
-from draughts_engine.search.engine import Engine  # noqa: E402
+from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
 
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         game.push_all(line)
         if not game.result().is_over:
             positions.setdefault(game.position.key(), line)
-    engine = Engine(hash_mb=16)
+    engine = Searcher(hash_mb=16)
     kept = []
     for number, line in enumerate(sorted(positions.values()), 1):
         game = Game(variant)
