@@ -46,9 +46,9 @@ class Session:
             if self._engine is None:
                 from draughts_engine.search.engine import Searcher
                 self._engine = Searcher(hash_mb=int(self.options["Hash"]),
-                                      evaluation=str(self.options["Eval"]),
-                                      algorithm=str(self.options["Search"]),
-                                      endgame_tables=bool(self.options["EndgameTables"]))
+                                        evaluation=str(self.options["Eval"]),
+                                        algorithm=str(self.options["Search"]),
+                                        endgame_tables=bool(self.options["EndgameTables"]))
             return self._engine
 
     def engine_if_built(self) -> Any:
