@@ -50,6 +50,10 @@ class DrawRules:
     no_progress_plies: int = 0
     three_vs_one_plies: int = 0
     two_vs_one_plies: int = 0
+    three_vs_one_all_kings: bool = False
+    """How the three-vs-one rule counts: True (Russian) for three or more kings,
+    and only kings, against a lone king; False (FMJD) for exactly three pieces,
+    at least one of them a king, against a lone king."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,8 @@ ENGLISH = Variant(
 RUSSIAN = Variant(
     name="russian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=False, promote_during_capture=True, game_type=25, start_rows=3,
-    draw=DrawRules(repetitions=3, kings_only_plies=30, three_vs_one_plies=30),
+    draw=DrawRules(repetitions=3, kings_only_plies=30, three_vs_one_plies=30,
+                   three_vs_one_all_kings=True),
     aliases=("shashki",), algebraic=True,
 )
 BRAZILIAN = Variant(
