@@ -116,7 +116,7 @@ def lone_king_limit(variant: Variant, material: Material) -> Optional[int]:
     three or more kings and nothing else.
     """
     rules = variant.draw
-    all_kings = getattr(rules, "three_vs_one_all_kings", False)
+    all_kings = rules.three_vs_one_all_kings
     sides = ((material.white_men, material.white_kings, material.black_men, material.black_kings),
              (material.black_men, material.black_kings, material.white_men, material.white_kings))
     for men, kings, weak_men, weak_kings in sides:
