@@ -77,7 +77,7 @@ def probe(variant: str, folders, count: int) -> None:
         for raw in sample:
             tables.probe(*raw)
         rate = len(sample) / max(time.perf_counter() - started, 1e-9)
-        positions = [Position(variant, *raw) for raw in raws[:50] if Position(variant, *raw).raw_moves()]
+        positions = [p for p in (Position(variant, *raw) for raw in raws[:50]) if p.raw_moves()]
         started = time.perf_counter()
         for position in positions:
             searcher.search(position, SearchLimits(depth=1))
@@ -93,10 +93,13 @@ def _flip(table, raw):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", action="append", help="variant(s) (default: english, international)")
+    parser.add_argument("--variant", action="append",
+                        help="variant(s) (default: english, international)")
     parser.add_argument("--pieces", type=int, default=3, help="build materials of up to N pieces")
-    parser.add_argument("--material", action="append", default=[], help="only these materials (e.g. KKKvK)")
-    parser.add_argument("--no-build", action="store_true", help="skip the build; probe the committed files")
+    parser.add_argument("--material", action="append", default=[],
+                        help="only these materials (e.g. KKKvK)")
+    parser.add_argument("--no-build", action="store_true",
+                        help="skip the build; probe the committed files")
     parser.add_argument("--probes", type=int, default=5000, help="random positions per material")
     args = parser.parse_args()
     try:

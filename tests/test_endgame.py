@@ -203,7 +203,8 @@ def test_international_two_kings_agree_with_a_full_width_search_within_the_count
     for i in rng.sample(range(table.index.size), 25):
         raw = table.index.decode(i)
         expected = search.distance(raw, 10)
-        assert tables.probe(*raw) == (expected or (DRAW_RESULT, 0)), Position("international", *raw).fen()
+        assert tables.probe(*raw) == (expected or (DRAW_RESULT, 0)), \
+            Position("international", *raw).fen()
 
 
 def test_international_lone_king_count_turns_a_late_win_into_a_draw():

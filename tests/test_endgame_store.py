@@ -67,8 +67,9 @@ def test_truncated_file_is_refused(small, tmp_path):
         load(path, "english")
 
 
-@pytest.mark.parametrize("content", [b"", b"hello\n", b"draughts-egdb 99\n{}\n", b"draughts-egdb 1\n[1]\n",
-                                     b"draughts-egdb 1\n{\"material\": \"KXvK\"}\n"])
+@pytest.mark.parametrize("content", [
+    b"", b"hello\n", b"draughts-egdb 99\n{}\n", b"draughts-egdb 1\n[1]\n",
+    b"draughts-egdb 1\n{\"material\": \"KXvK\"}\n"])
 def test_file_that_is_not_a_database_is_refused(tmp_path, content):
     path = tmp_path / "KvK.egdb"
     path.write_bytes(content)

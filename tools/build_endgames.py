@@ -47,7 +47,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Build endgame databases (win/draw/loss with distances).")
+    parser = _Parser(prog=PROG,
+                     description="Build endgame databases (win/draw/loss with distances).")
     parser.add_argument("--variant", required=True,
                         help=f"one of {', '.join(variant_names())} (aliases accepted)")
     parser.add_argument("--pieces", type=int, required=True,

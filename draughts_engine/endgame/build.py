@@ -52,7 +52,8 @@ class _Children:
         self.tables = tables
         self.variant = variant
 
-    def value(self, white: int, black: int, kings: int, white_to_move: bool) -> Tuple[int, int, int]:
+    def value(self, white: int, black: int, kings: int,
+              white_to_move: bool) -> Tuple[int, int, int]:
         if not (white if white_to_move else black):
             return LOSS, 0, 0  # every piece taken: the side to move has lost
         material = Material.of(white, black, kings)

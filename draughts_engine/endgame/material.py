@@ -49,8 +49,8 @@ class Material:
         text = name.strip().upper() if isinstance(name, str) else ""
         left, sep, right = text.partition("V")
         if not sep or not left or not right or set(left + right) - {"K", "M"}:
-            raise InvalidMaterialError(
-                f"bad material {name!r}: expected white then black pieces as K/M letters, e.g. KKvK")
+            raise InvalidMaterialError(f"bad material {name!r}: expected white then black "
+                                       f"pieces as K/M letters, e.g. KKvK")
         return cls(left.count("M"), left.count("K"), right.count("M"), right.count("K"))
 
     @property

@@ -167,7 +167,8 @@ def load(path: Union[str, "os.PathLike[str]"], variant: Union[Variant, str],
     except ValueError:
         raise EndgameFileError(f"{where}: bad material {header.get('material')!r}") from None
     if header.get("variant") != variant.name:
-        raise EndgameFileError(f"{where}: a {header.get('variant')!r} database, not {variant.name!r}")
+        raise EndgameFileError(
+            f"{where}: a {header.get('variant')!r} database, not {variant.name!r}")
     if material is not None and found != material:
         raise EndgameFileError(f"{where}: holds {found.name}, not {material.name}")
     rule = count_rule(variant, found)
