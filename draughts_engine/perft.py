@@ -3,12 +3,16 @@
 The last ply is bulk-counted with :meth:`MoveGenerator.count` (the same
 generator the engine uses, without making the final moves); ``perft_make``
 makes every move down to the leaves, for benchmarking the make step.
+
+>>> from draughts_engine.position import Position
+>>> perft(Position.start("english"), 4), divide(Position.start("english"), 1)[0]
+(1469, ('9-14', 1))
 """
 from __future__ import annotations
 
-from typing import Callable, List, Tuple
+from typing import List, Tuple
 
-from .movegen import MoveGenerator, RawMove
+from .movegen import MoveGenerator
 
 __all__ = ["perft", "perft_make", "perft_raw", "divide"]
 
