@@ -1,31 +1,46 @@
 """draughts_engine: rules, search and evaluation for draughts, in pure Python.
 
-The table of contents:
+The table of contents (each module one concern; arrows of import run down the list):
 
-* :mod:`.variants` rule sets as data (:func:`get_variant`)
-* :mod:`.bitboard` square/bit layout
-* :mod:`.movegen` legal moves on raw bitboards (the hot path)
-* :mod:`.position` immutable positions, FEN, hash keys
-* :mod:`.move`, :mod:`.notation` move values and PDN move text
-* :mod:`.game` game records, undo/redo, draw rules, results
-* :mod:`.pdn` PDN games in and out
-* :mod:`.perft` move-tree counts
-* :mod:`.search`, :mod:`.evaluate` the brain
+* :mod:`.errors` -- the error classes (all :class:`DraughtsError`, a ``ValueError``)
+* :mod:`.variants` -- rule sets as frozen data, every per-variant fact
+  (:func:`get_variant`, :class:`Variant`, :class:`~.variants.DrawRules`)
+* :mod:`.bitboard` -- square <-> bit layout of 8x8 and 10x10 boards
+* :mod:`.movegen` -- legal moves on raw bitboards (the hot path)
+* :mod:`.move`, :mod:`.notation` -- the :class:`Move` value; move and square text in
+  and out, in numbers or (8x8) algebraic squares (:func:`parse_move`, :func:`format_move`)
+* :mod:`.position` -- immutable positions, FEN in and out, hash keys (:class:`Position`)
+* :mod:`.pdn_reader`, :mod:`.pdn_writer` -- PDN lexing and reading, one game at a time;
+  writing one game (neither needs the game class)
+* :mod:`.game` -- game records: undo/redo, draw rules, results (:class:`Game`)
+* :mod:`.pdn` -- PDN collections: :func:`read_games`, :func:`iter_games`,
+  :func:`stream_games`, :func:`write_game`
+* :mod:`.perft` -- move-tree counts (:func:`perft`); ``python -m draughts_engine perft``
+* :mod:`.evaluate`, :mod:`.search` -- static evaluation and the searches
+* :mod:`.games` -- tic-tac-toe and Tatedrez on the same search interface
+
+>>> p = Position.start("russian")
+>>> p.fen("algebraic")[:20], perft(p, 3)
+('W:Wa1,a3,b2,c1,c3,d2', 302)
 """
 from __future__ import annotations
 
-from .errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidFenError,
-                     InvalidMoveError, InvalidPdnError, UndoError)
+from .errors import (AmbiguousMoveError, DraughtsError, GameOverError, IllegalMoveError,
+                     InvalidFenError, InvalidMoveError, InvalidPdnError, UndoError)
 from .game import Game, GameResult
 from .move import Move
-from .notation import parse_move
+from .notation import format_move, parse_move
+from .pdn import iter_games, read_games, stream_games, write_game
 from .perft import perft
 from .position import Position
-from .variants import UnknownVariantError, Variant, get_variant, variant_names
+from .variants import (ALGEBRAIC, NUMERIC, UnknownVariantError, Variant, get_variant,
+                       variant_for_game_type, variant_names)
 
 __version__ = "0.1.0"
 
 __all__ = ["Position", "Move", "Game", "GameResult", "Variant", "get_variant", "variant_names",
-           "parse_move", "perft", "DraughtsError", "InvalidFenError", "InvalidMoveError",
-           "IllegalMoveError", "AmbiguousMoveError", "InvalidPdnError", "UndoError",
+           "variant_for_game_type", "NUMERIC", "ALGEBRAIC", "parse_move", "format_move", "perft",
+           "read_games", "iter_games", "stream_games", "write_game",
+           "DraughtsError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+           "AmbiguousMoveError", "InvalidPdnError", "GameOverError", "UndoError",
            "UnknownVariantError", "__version__"]

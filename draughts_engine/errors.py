@@ -1,17 +1,34 @@
-"""Exception classes of the rules core.
+"""Exception classes of the rules core (draughts and the small games).
 
-All are :class:`ValueError` subclasses, named for what went wrong, and raised
-with a message that names the bad input.  Nothing that raises them changes any
-existing position or game.
+All are :class:`ValueError` subclasses under :class:`DraughtsError`, named
+for what went wrong, and raised with a message that names the bad input
+(quoted with :func:`clip`, so a huge input never makes a huge message).
+Nothing that raises them changes any existing position or game.
+
+>>> issubclass(IllegalMoveError, DraughtsError) and issubclass(DraughtsError, ValueError)
+True
+>>> clip("x" * 100)[-6:]
+"xx...'"
 """
 from __future__ import annotations
 
 __all__ = ["DraughtsError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
-           "AmbiguousMoveError", "InvalidPdnError", "GameOverError", "UndoError"]
+           "AmbiguousMoveError", "InvalidPdnError", "GameOverError", "UndoError", "clip",
+           "QUOTE_LIMIT"]
+
+QUOTE_LIMIT = 64
+"""Most characters of an input that an error message quotes."""
+
+
+def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of ``text`` cut to its first ``limit`` characters (``...`` marks a cut)."""
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit] + "...")
+    return repr(text)
 
 
 class DraughtsError(ValueError):
-    """Base class of the rules core's errors."""
+    """Base class of the rules core's errors (every game the package plays)."""
 
 
 class InvalidFenError(DraughtsError):
@@ -31,7 +48,7 @@ class AmbiguousMoveError(DraughtsError):
 
 
 class InvalidPdnError(DraughtsError):
-    """PDN text that cannot be read; the message names the line."""
+    """PDN text that cannot be read; the message names the source and line."""
 
 
 class GameOverError(DraughtsError):

@@ -9,7 +9,7 @@ code reads or writes module state.
 Evaluators, looked up by name with :func:`evaluator`:
 
 ``full`` (default)
-    material (kings valued per variant: flying kings much higher),
+    material (a king is worth the variant's ``king_value``: flying kings much higher),
     ``exchange`` (the side ahead likes trades: the lead counts more as the
     board empties), ``backrank`` (men guarding their own back row while the
     opponent still has men), ``centre`` (men and kings on central squares),
@@ -27,27 +27,33 @@ Evaluators, looked up by name with :func:`evaluator`:
 ``Evaluator.explain`` lists ``(term, value)`` pairs whose sum is exactly the
 evaluation.  Module helpers :func:`evaluate` and :func:`explain` take a
 :class:`~.position.Position`.
+
+>>> from draughts_engine.position import Position
+>>> p = Position.from_fen("W:WK28:B3", "international")
+>>> dict(explain(p))["material"] == p.variant.king_value - MAN_VALUE
+True
+>>> evaluate(p) == sum(value for _, value in explain(p))
+True
 """
 from __future__ import annotations
 
 from typing import Callable, Dict, List, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
+from .errors import DraughtsError
 from .variants import Variant, get_variant
 
 __all__ = ["Evaluator", "UnknownEvaluationError", "evaluator", "evaluation_names",
-           "evaluate", "explain", "EVALUATIONS", "MAN_VALUE", "KING_VALUES"]
+           "evaluate", "explain", "EVALUATIONS", "MAN_VALUE"]
 
 MAN_VALUE = 100
-#: Value of a king in centi-men, by variant (flying kings are worth far more).
-KING_VALUES: Dict[str, int] = {"english": 150, "russian": 250, "brazilian": 250,
-                               "international": 300}
+"""Value of a man in centi-men; a king's is the variant's ``king_value``."""
 
 RawEval = Callable[[int, int, int, bool], int]
 Terms = List[Tuple[str, int]]
 
 
-class UnknownEvaluationError(ValueError):
+class UnknownEvaluationError(DraughtsError):
     """Raised for an evaluation name that is not in :data:`EVALUATIONS`."""
 
 
@@ -184,12 +190,11 @@ class _Weights:
 def _build_full(variant: Variant) -> Callable[..., object]:
     t = _TABLES[variant.size]
     geo = t.geo
-    w = _Weights(variant.size, KING_VALUES.get(variant.name, 2 * MAN_VALUE))
+    w = _Weights(variant.size, variant.king_value)
     pc = popcount
     board = geo.board
     half = geo.half
     half1 = half + 1
-    flying = variant.flying_kings
     MAN, KING = w.man, w.king
     EXS, EXO = w.exchange_scale, w.exchange_offset
     BACK, CM, CK, SAFE, MOB = w.back, w.centre_man, w.centre_king, w.safety, w.mobility

@@ -25,8 +25,11 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from .bitboard import popcount
-from .errors import UndoError
+from .errors import IllegalMoveError, InvalidPdnError, UndoError
 from .move import Move
+from .notation import parse_move
+from .pdn_reader import PdnSource, stream_records
+from .pdn_writer import write_game
 from .position import Position
 from .variants import Variant, get_variant
 
@@ -55,6 +58,17 @@ class GameResult:
             return "*"
         table = {"white": ("1-0", "2-0"), "black": ("0-1", "0-2"), "draw": ("1/2-1/2", "1-1")}
         return table[self.outcome][1 if international else 0]
+
+    def pdn(self, variant: Union[Variant, str]) -> str:
+        """The PDN result token in ``variant``'s convention (``Variant.pdn_results``), ``*`` while ongoing.
+
+        >>> GameResult("draw", "agreed").pdn("international")
+        '1-1'
+        """
+        if self.outcome is None:
+            return "*"
+        white, black, draw = get_variant(variant).pdn_results
+        return {"white": white, "black": black, "draw": draw}[self.outcome]
 
 
 @dataclass(frozen=True)
@@ -118,8 +132,6 @@ class Game:
         Raises the notation errors for bad text and :class:`IllegalMoveError`
         for a :class:`Move` that is not legal here.  Clears the redo list.
         """
-        from .errors import IllegalMoveError
-        from .notation import parse_move
         position = self.position
         if isinstance(move, str):
             move = parse_move(position, move)
@@ -198,14 +210,14 @@ class Game:
             if popcount(weak) != 1 or not weak & k:
                 continue
             pieces, kings = popcount(strong), popcount(strong & k)
-            if self.variant.name == "russian":
-                if rules.three_vs_one_plies and kings >= 3 and pieces == kings:
-                    return rules.three_vs_one_plies
-                continue
             if rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
                 return rules.two_vs_one_plies
-            if rules.three_vs_one_plies and pieces == 3 and kings >= 1:
-                return rules.three_vs_one_plies
+            if rules.three_vs_one_plies:
+                if rules.three_vs_one_all_kings:
+                    if kings >= 3 and pieces == kings:
+                        return rules.three_vs_one_plies
+                elif pieces == 3 and kings >= 1:
+                    return rules.three_vs_one_plies
         return None
 
     def repetitions(self) -> int:
@@ -252,20 +264,21 @@ class Game:
         return out
 
     # ---- PDN ------------------------------------------------------------------------
-    def to_pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
-        """This game as PDN text (see :func:`.pdn.write_game`)."""
-        from .pdn import write_game
-        return write_game(self, tags)
+    def to_pdn(self, tags: Optional[Dict[str, str]] = None, notation: Optional[str] = None) -> str:
+        """This game as PDN text, squares in the variant's notation unless
+        ``notation`` says otherwise (see :func:`.pdn_writer.write_game`)."""
+        return write_game(self, tags, notation)
 
     @classmethod
-    def from_pdn(cls, text: str, variant: Union[Variant, str, None] = None) -> "Game":
-        """Read the first game of PDN text (see :func:`.pdn.read_games`)."""
-        from .pdn import read_games
-        games = read_games(text, variant)
-        if not games:
-            from .errors import InvalidPdnError
-            raise InvalidPdnError("no game in PDN text")
-        return games[0]
+    def from_pdn(cls, pdn: PdnSource, variant: Union[Variant, str, None] = None) -> "Game":
+        """Read the first game of PDN text, a path or a file (see :func:`.pdn.stream_games`)."""
+        records = stream_records(pdn, cls, variant)
+        try:
+            for record in records:
+                return record.game
+        finally:
+            records.close()  # closes a file opened from a path at once, on PyPy too
+        raise InvalidPdnError("no game in PDN text")
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.name} ply={self.ply} fen={self.position.fen()!r}>"

@@ -4,6 +4,11 @@ Hot code works with :data:`~.movegen.RawMove` tuples; a :class:`Move` wraps
 one with PDN square numbers.  Two moves are equal when they have the same
 origin, destination, captured set and promotion: the landing path of a
 capture is kept for notation only.
+
+>>> from draughts_engine.position import Position
+>>> move = Position.from_fen("W:W27:B23,14", "english").legal_moves()[0]
+>>> move.pdn(), move.pdn(full_path=False), move.hub(), move.captured
+('27x18x9', '27x9', '27x9x14x23', (14, 23))
 """
 from __future__ import annotations
 

@@ -14,10 +14,11 @@ import random
 from typing import Dict, List, Optional, Tuple, Union
 
 from .bitboard import Geometry, geometry, iter_bits, popcount
-from .errors import InvalidFenError
+from .errors import InvalidFenError, clip
 from .move import Move
 from .movegen import MoveGenerator, RawMove, generator_for
-from .variants import WHITE, BLACK, Variant, get_variant
+from .notation import format_move, parse_move, parse_square, resolve_notation
+from .variants import ALGEBRAIC, BLACK, NUMERIC, WHITE, Variant, get_variant
 
 __all__ = ["Position", "WHITE", "BLACK"]
 
@@ -72,9 +73,12 @@ class Position:
         """Parse PDN FEN, e.g. ``B:W21-32:B1-12`` or ``W:WK47:B14,19,29,31,42``.
 
         Squares are numbers (ranges ``a-b`` allowed, ``K`` prefix for kings)
-        or, on 8x8 boards, algebraic names (``c3``).  Fields after the two
+        or, on 8x8 boards, algebraic names (``c3``, as Russian and Brazilian
+        FENs are written: ``W:Wa1,c3:Bh8``); numbers always mean the PDN
+        numbering (see :class:`~.variants.Variant`).  Fields after the two
         colour fields (move counters such as ``H0``/``F1``) and a final ``.``
-        are ignored.  Raises :class:`InvalidFenError` naming the bad part.
+        are ignored.  Raises :class:`InvalidFenError` naming the bad part
+        (a long FEN is quoted cut short).
         """
         v = get_variant(variant)
         geo = geometry(v.size)
@@ -86,7 +90,8 @@ class Position:
         fields = [f.strip() for f in text.split(":")]
         turn = fields[0].upper()
         if turn not in ("W", "B"):
-            raise InvalidFenError(f"FEN {fen!r}: side to move must be W or B, got {fields[0]!r}")
+            raise InvalidFenError(f"FEN {clip(fen)}: side to move must be W or B, "
+                                  f"got {clip(fields[0], 16)}")
         seen: Dict[str, bool] = {}
         boards = {"W": [0, 0], "B": [0, 0]}  # colour -> [pieces, kings]
         for part in fields[1:]:
@@ -96,9 +101,9 @@ class Position:
             if colour not in ("W", "B"):
                 if part[0] in "HhFf" and part[1:].isdigit():
                     continue  # move counters from some tools
-                raise InvalidFenError(f"FEN {fen!r}: field {part!r} must start with W or B")
+                raise InvalidFenError(f"FEN {clip(fen)}: field {clip(part, 16)} must start with W or B")
             if colour in seen:
-                raise InvalidFenError(f"FEN {fen!r}: colour {colour} given twice")
+                raise InvalidFenError(f"FEN {clip(fen)}: colour {colour} given twice")
             seen[colour] = True
             for item in part[1:].split(","):
                 item = item.strip()
@@ -109,7 +114,7 @@ class Position:
                 for square in _squares_of_item(body, geo, fen):
                     bit = geo.bit(square)
                     if (boards["W"][0] | boards["B"][0]) & bit:
-                        raise InvalidFenError(f"FEN {fen!r}: square {square} is given twice")
+                        raise InvalidFenError(f"FEN {clip(fen)}: square {square} is given twice")
                     boards[colour][0] |= bit
                     if king:
                         boards[colour][1] |= bit
@@ -120,7 +125,7 @@ class Position:
         if bad_white or bad_black:
             side, bad = ("white", bad_white) if bad_white else ("black", bad_black)
             raise InvalidFenError(
-                f"FEN {fen!r}: {side} man on its promotion row (square {geo.squares_of(bad)[0]})")
+                f"FEN {clip(fen)}: {side} man on its promotion row (square {geo.squares_of(bad)[0]})")
         return cls(v, white, black, white_kings | black_kings, turn == "W")
 
     # ---- properties -------------------------------------------------------------
@@ -220,7 +225,6 @@ class Position:
         errors); a :class:`Move` is trusted to be legal here.
         """
         if isinstance(move, str):
-            from .notation import parse_move
             move = parse_move(self, move)
         return self.play_raw(move.raw)
 
@@ -230,15 +234,32 @@ class Position:
         return Position(self.variant, w, b, k, not self.white_to_move)
 
     # ---- text -----------------------------------------------------------------------------
-    def fen(self) -> str:
-        """PDN FEN: ``W:W21,22:BK1,5`` (side, then White's and Black's squares, ``K`` for kings)."""
+    def fen(self, notation: Optional[str] = NUMERIC) -> str:
+        """PDN FEN: ``W:W21,22:BK1,5`` (side, then White's and Black's squares, ``K`` for kings).
+
+        ``notation`` ``'algebraic'`` (8x8) writes ``W:Wc3,e3:BKb8`` (squares
+        in alphabetical order, as lidraughts and pydraughts write Russian and
+        Brazilian FENs); None writes the variant's own notation.  The default
+        stays numeric whatever the variant.
+        """
         geo = self.geometry
+        algebraic = resolve_notation(notation, self.variant) == ALGEBRAIC
+        kings = self.kings
 
         def side(colour: str, pieces: int) -> str:
-            items = [("K" if self.kings & geo.bit(s) else "") + str(s) for s in geo.squares_of(pieces)]
+            if algebraic:
+                named = sorted((geo.algebraic(s), s) for s in geo.squares_of(pieces))
+                items = [("K" if kings & geo.bit(s) else "") + name for name, s in named]
+            else:
+                items = [("K" if kings & geo.bit(s) else "") + str(s) for s in geo.squares_of(pieces)]
             return colour + ",".join(items)
 
         return f"{'W' if self.white_to_move else 'B'}:{side('W', self.white)}:{side('B', self.black)}"
+
+    def move_text(self, move: Move, notation: Optional[str] = None) -> str:
+        """Text of a move of this position in ``notation`` (None: the variant's own,
+        ``c3-d4`` in Russian, ``32-28`` in International); see :func:`.notation.format_move`."""
+        return format_move(move, self.variant, notation)
 
     def diagram(self) -> List[str]:
         """Rows of the board, top (square 1) first: ``w b W B`` pieces, ``.`` empty dark, `` `` light."""
@@ -274,20 +295,17 @@ def _squares_of_item(body: str, geo: Geometry, fen: str) -> List[int]:
         low_text, _, high_text = body.partition("-")
         low, high = _square_of_text(low_text, geo, fen), _square_of_text(high_text, geo, fen)
         if low > high:
-            raise InvalidFenError(f"FEN {fen!r}: range {body!r} runs backwards")
+            raise InvalidFenError(f"FEN {clip(fen)}: range {clip(body, 16)} runs backwards")
         return list(range(low, high + 1))
     return [_square_of_text(body, geo, fen)]
 
 
 def _square_of_text(text: str, geo: Geometry, fen: str) -> int:
     text = text.strip()
+    square = parse_square(text, geo)
+    if square:
+        return square
     if text.isascii() and text.isdigit():
-        square = int(text)
-        if 1 <= square <= geo.squares:
-            return square
-        raise InvalidFenError(f"FEN {fen!r}: square {text} is off the board (1-{geo.squares})")
-    if geo.size == 8 and len(text) == 2:
-        square = geo.square_from_algebraic(text)
-        if square:
-            return square
-    raise InvalidFenError(f"FEN {fen!r}: bad square {text!r}")
+        shown = text if len(text) <= 16 else text[:16] + "..."
+        raise InvalidFenError(f"FEN {clip(fen)}: square {shown} is off the board (1-{geo.squares})")
+    raise InvalidFenError(f"FEN {clip(fen)}: bad square {clip(text, 16)}")

@@ -1,28 +1,46 @@
-"""Rule sets as data.
+"""Rule sets as data: every fact that differs between the draughts variants.
 
 A :class:`Variant` is a frozen record of everything that differs between the
 draughts games this engine plays: board size, who moves first, how men and
 kings move and capture, the capture-choice rule, promotion during a capture,
-PDN identifiers and the draw rules.  Adding a variant means adding a record
-(and, for a genuinely new rule, a flag the move generator reads).
+the draw rules, the value of a king for the evaluation, how squares are
+written, and the names and codes other programs use (PDN ``GameType``, Hub).
+The rest of the package asks the variant; nothing outside this module
+compares variant names.  Adding a variant means adding a record (and, for a
+genuinely new rule, a flag the move generator reads).
 
 Look variants up with :func:`get_variant`, which also knows the aliases used
 by GUIs and other engines (``american`` -> ``english``, ``normal`` ->
-``international``, ...).
+``international``, ...), and by PDN ``GameType`` with
+:func:`variant_for_game_type`.
+
+>>> get_variant("shashki").name, get_variant("russian").notation
+('russian', 'algebraic')
+>>> variant_for_game_type(20).name
+'international'
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
-__all__ = ["Variant", "UnknownVariantError", "get_variant", "variant_names", "VARIANTS",
-           "ENGLISH", "RUSSIAN", "BRAZILIAN", "INTERNATIONAL"]
+from .errors import DraughtsError
+
+__all__ = ["Variant", "DrawRules", "UnknownVariantError", "get_variant", "variant_names",
+           "variant_for_game_type", "VARIANTS", "ENGLISH", "RUSSIAN", "BRAZILIAN",
+           "INTERNATIONAL", "WHITE", "BLACK", "NUMERIC", "ALGEBRAIC", "NOTATIONS"]
 
 WHITE = "white"
 BLACK = "black"
 
+NUMERIC = "numeric"
+"""Squares written as PDN numbers (``11-15``, ``W:W21,22``)."""
+ALGEBRAIC = "algebraic"
+"""Squares written as board coordinates (``c3-d4``, ``W:Wa1,c3``); 8x8 boards only."""
+NOTATIONS: Tuple[str, ...] = (NUMERIC, ALGEBRAIC)
 
-class UnknownVariantError(ValueError):
+
+class UnknownVariantError(DraughtsError):
     """Raised for a variant name that is neither a variant nor an alias."""
 
 
@@ -31,49 +49,86 @@ class DrawRules:
     """Move-count draw rules, counted in plies (a "move each" is two plies).
 
     Each limit is ``0`` when the variant does not have that rule.
-
-    * ``repetitions``: the same position (pieces and side to move) occurring this
-      many times is a draw.
-    * ``kings_only_plies``: plies in a row with only king moves and no capture
-      (International 25 moves each = 50 plies; Russian 15 moves = 30 plies).
-    * ``no_progress_plies``: plies in a row without a man move or capture
-      (English 40 moves each = 80 plies).
-    * ``three_vs_one_plies``: with three pieces (at least one king) against a
-      lone king, the stronger side must win within this many plies
-      (International 16 moves each; Russian uses it for 3+ kings vs 1 king).
-    * ``two_vs_one_plies``: two pieces (one a king) or fewer against a lone king
-      (International 5 moves each).
     """
 
     repetitions: int = 3
+    """The same position (pieces and side to move) occurring this many times is a draw."""
     kings_only_plies: int = 0
+    """Plies in a row with only king moves and no capture (International 25 moves
+    each = 50 plies; Russian 15 moves = 30 plies)."""
     no_progress_plies: int = 0
+    """Plies in a row without a man move or capture (English 40 moves each = 80 plies)."""
     three_vs_one_plies: int = 0
+    """With three pieces against a lone king the stronger side must win within
+    this many plies (which three pieces: see :attr:`three_vs_one_all_kings`)."""
     two_vs_one_plies: int = 0
+    """Two pieces (one a king) or fewer against a lone king (International 5 moves each)."""
+    three_vs_one_all_kings: bool = False
+    """How the three-vs-one rule counts: True (Russian) for three or more kings,
+    and only kings, against a lone king; False (FMJD) for exactly three pieces,
+    at least one of them a king, against a lone king."""
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One rule set.
+    """One rule set, with the facts the rest of the package reads from it.
 
-    Squares are numbered 1..``squares`` in PDN order: row by row from the top
-    of the diagram (Black's side), left to right; the dark squares of the top
-    row are columns 1, 3, 5, ... .  White's men start on the highest numbers
-    and move towards square 1; Black's move towards the highest numbers.
+    Squares are numbered 1..``squares`` in PDN order in every variant: row by
+    row from the top of the diagram (Black's side), left to right; the dark
+    squares of the top row are columns b, d, f, ... (``b8`` = 1 on 8x8,
+    ``h2`` = 28, ``g1`` = 32).  White's men start on the highest numbers and
+    move towards square 1; Black's move towards the highest numbers.  Numbers
+    mean this numbering in every variant, on input and output; a variant whose
+    federations write board coordinates instead has ``notation`` =
+    :data:`ALGEBRAIC` (``a1`` is White's bottom-left corner).
     """
 
     name: str
-    size: int                       # board side: 8 or 10
-    first: str                      # WHITE or BLACK: who moves first
+    """Canonical lower-case name (``english``, ``russian``, ...)."""
+    size: int
+    """Board side: 8 or 10."""
+    first: str
+    """:data:`WHITE` or :data:`BLACK`: who moves first."""
     men_capture_backwards: bool
+    """Whether men may capture backwards."""
     flying_kings: bool
-    majority_capture: bool          # must take the maximum number of pieces
-    promote_during_capture: bool    # a man reaching the king row mid-capture continues as a king
-    game_type: int                  # PDN [GameType]
-    start_rows: int                 # rows of men per side at the start
+    """Whether kings move and capture along whole diagonals (else one step)."""
+    majority_capture: bool
+    """Whether a player must take the maximum number of pieces."""
+    promote_during_capture: bool
+    """Whether a man reaching the king row mid-capture continues as a king."""
+    game_type: int
+    """PDN ``[GameType]`` number (20 International, 21 English, 25 Russian, 26
+    Brazilian: the numbers of the PDN standard, also read by pydraughts and
+    CheckerBoard)."""
+    start_rows: int
+    """Rows of men per side at the start."""
     draw: DrawRules
+    """The draw rules."""
     aliases: Tuple[str, ...] = ()
-    algebraic: bool = False         # PDN moves for this variant are usually written a1-h8
+    """Other names accepted by :func:`get_variant` (GUIs, pydraughts, Hub)."""
+    king_value: int = 200
+    """Value of a king in centi-men (a man is 100) for the evaluation: flying
+    kings are worth far more than one-step kings."""
+    notation: str = NUMERIC
+    """How this variant's federations and tools (lidraughts, pydraughts) write
+    squares in moves and FEN: :data:`NUMERIC` or :data:`ALGEBRAIC`.  The PDN
+    writer follows it; numbers and coordinates are both read in every 8x8
+    variant."""
+    hub_names: Tuple[str, ...] = ()
+    """Values of the Hub protocol's ``variant`` parameter that mean this
+    variant, the one to announce first (Scan and lidraughts call International
+    ``normal``)."""
+    white_side_numbers: bool = False
+    """Whether other tools that write this variant's squares as numbers count
+    them from White's side (``a1`` = 1, ``h8`` = 32), as pydraughts does for
+    Russian and Brazilian moves in Hub mode; our numbers never do."""
+    pdn_results: Tuple[str, str, str] = ("1-0", "0-1", "1/2-1/2")
+    """PDN result tokens for a White win, a Black win and a draw (International
+    uses the points of the scoresheet: ``2-0``, ``0-2``, ``1-1``)."""
+    published_perft: Tuple[int, ...] = ()
+    """Perft counts of the start position published by the rules community,
+    depth 1 upwards (the conformance suite judges engines against them)."""
 
     @property
     def squares(self) -> int:
@@ -85,8 +140,18 @@ class Variant:
         """Playable squares per row."""
         return self.size // 2
 
+    @property
+    def algebraic(self) -> bool:
+        """Whether the variant's own notation is algebraic (``notation == ALGEBRAIC``)."""
+        return self.notation == ALGEBRAIC
+
+    @property
+    def hub_name(self) -> str:
+        """The Hub ``variant`` value announced for this variant."""
+        return self.hub_names[0] if self.hub_names else self.name
+
     def start_fen(self) -> str:
-        """The PDN FEN of the start position."""
+        """The PDN FEN of the start position (numeric squares, with ranges)."""
         n = self.start_rows * self.half
         side = "W" if self.first == WHITE else "B"
         return f"{side}:W{self.squares - n + 1}-{self.squares}:B1-{n}"
@@ -100,33 +165,50 @@ ENGLISH = Variant(
     majority_capture=False, promote_during_capture=False, game_type=21, start_rows=3,
     draw=DrawRules(repetitions=3, no_progress_plies=80),
     aliases=("american", "checkers", "english-checkers"),
+    king_value=150, notation=NUMERIC, hub_names=("english", "american"),
+    published_perft=(7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564),
 )
 RUSSIAN = Variant(
     name="russian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=False, promote_during_capture=True, game_type=25, start_rows=3,
-    draw=DrawRules(repetitions=3, kings_only_plies=30, three_vs_one_plies=30),
-    aliases=("shashki",), algebraic=True,
+    draw=DrawRules(repetitions=3, kings_only_plies=30, three_vs_one_plies=30,
+                   three_vs_one_all_kings=True),
+    aliases=("shashki",),
+    king_value=250, notation=ALGEBRAIC, hub_names=("russian",), white_side_numbers=True,
+    published_perft=(7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032),
 )
 BRAZILIAN = Variant(
     name="brazilian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=True, promote_during_capture=False, game_type=26, start_rows=3,
     draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
-    aliases=("brazil",), algebraic=True,
+    aliases=("brazil",),
+    king_value=250, notation=ALGEBRAIC, hub_names=("brazilian",), white_side_numbers=True,
+    published_perft=(7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022),
 )
 INTERNATIONAL = Variant(
     name="international", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=True, promote_during_capture=False, game_type=20, start_rows=4,
     draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
     aliases=("standard", "normal", "polish", "10x10"),
+    king_value=300, notation=NUMERIC, hub_names=("normal", "international"),
+    pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763),
 )
 
 VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)}
-_LOOKUP: Dict[str, Variant] = {}
-for _variant in VARIANTS.values():
-    _LOOKUP[_variant.name] = _variant
-    for _alias in _variant.aliases:
-        _LOOKUP[_alias] = _variant
-del _variant, _alias
+"""The draughts variants by canonical name."""
+
+
+def _lookup_table() -> Dict[str, Variant]:
+    table: Dict[str, Variant] = {}
+    for variant in VARIANTS.values():
+        for name in (variant.name,) + variant.aliases + variant.hub_names:
+            table[name] = variant
+    return table
+
+
+_LOOKUP: Dict[str, Variant] = _lookup_table()
+_BY_GAME_TYPE: Dict[int, Variant] = {v.game_type: v for v in VARIANTS.values()}
 
 
 def get_variant(name: "str | Variant") -> Variant:
@@ -140,8 +222,14 @@ def get_variant(name: "str | Variant") -> Variant:
     try:
         return _LOOKUP[name.strip().lower()]
     except (KeyError, AttributeError):
+        shown = name if not isinstance(name, str) or len(name) <= 64 else name[:61] + "..."
         raise UnknownVariantError(
-            f"unknown variant {name!r} (known: {', '.join(variant_names())})") from None
+            f"unknown variant {shown!r} (known: {', '.join(variant_names())})") from None
+
+
+def variant_for_game_type(game_type: int) -> Optional[Variant]:
+    """The variant with PDN ``[GameType]`` number ``game_type``, or None."""
+    return _BY_GAME_TYPE.get(game_type)
 
 
 def variant_names() -> Tuple[str, ...]:

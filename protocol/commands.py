@@ -29,6 +29,7 @@ from draughts_engine.search.limits import (LIMIT_RANGES, MAX_DEPTH, MAX_MOVESTOG
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "DEFAULT_VARIANT",
     "MAX_LINE_BYTES",
     "MAX_DEPTH",
     "MAX_PERFT_DEPTH",
@@ -77,6 +78,9 @@ __all__ = [
 
 PROTOCOL_VERSION = 1
 """The number the server prints as ``id protocol``."""
+
+DEFAULT_VARIANT = "english"
+"""The rules an engine plays until ``setoption name Variant`` says otherwise (PROTOCOL.md)."""
 
 MAX_LINE_BYTES = 8192
 """Longest accepted line in bytes, not counting the LF or CRLF."""

@@ -9,13 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
-from draughts_engine.variants import UnknownVariantError, get_variant
+from draughts_engine.games import SMALL_GAME_NAMES
+from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
 
-from .commands import show_token
+from .commands import DEFAULT_VARIANT, show_token
 
 __all__ = ["OptionSpec", "OptionError", "Options", "OPTION_SPECS", "VARIANT_VALUES"]
 
-VARIANT_VALUES = ("english", "russian", "brazilian", "international", "tictactoe", "tatedrez")
+VARIANT_VALUES = variant_names() + SMALL_GAME_NAMES
+"""The values of the ``Variant`` option: every draughts variant, then the small games."""
 
 Value = Union[int, bool, str]
 
@@ -78,12 +80,14 @@ class OptionSpec:
 
 
 OPTION_SPECS: Tuple[OptionSpec, ...] = (
-    OptionSpec("Variant", "combo", "english", choices=VARIANT_VALUES),
+    OptionSpec("Variant", "combo", DEFAULT_VARIANT, choices=VARIANT_VALUES),
     OptionSpec("Hash", "spin", 16, 1, 1024),
     OptionSpec("Search", "combo", "pvs", choices=("pvs", "minimax", "negamax", "alphabeta", "negascout")),
     OptionSpec("Eval", "combo", "full", choices=("full", "classic")),
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
+    OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),
+    OptionSpec("EndgameTables", "check", True),
 )
 
 

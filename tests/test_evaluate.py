@@ -6,11 +6,11 @@ from typing import List
 
 import pytest
 
-from draughts_engine.evaluate import (CLASSIC_SCALE, KING_VALUES, MAN_VALUE, UnknownEvaluationError,
+from draughts_engine.evaluate import (CLASSIC_SCALE, MAN_VALUE, UnknownEvaluationError,
                                       evaluate, evaluation_names, evaluator, explain)
 from draughts_engine.position import Position
 from draughts_engine.search.interface import MATE_BOUND
-from draughts_engine.variants import variant_names
+from draughts_engine.variants import get_variant, variant_names
 
 VARIANTS = variant_names()
 NAMES = evaluation_names()
@@ -87,12 +87,13 @@ def test_material_dominates(variant: str) -> None:
 
 
 def test_king_values_per_variant() -> None:
-    assert KING_VALUES["international"] > KING_VALUES["english"] > MAN_VALUE
-    assert KING_VALUES["russian"] > KING_VALUES["english"]
+    king = {name: get_variant(name).king_value for name in ("english", "russian", "international")}
+    assert king["international"] > king["english"] > MAN_VALUE
+    assert king["russian"] > king["english"]
     a = Position.from_fen("W:WK18:B3", "english")
-    assert dict(explain(a))["material"] == KING_VALUES["english"] - MAN_VALUE
+    assert dict(explain(a))["material"] == king["english"] - MAN_VALUE
     b = Position.from_fen("W:WK28:B3", "international")
-    assert dict(explain(b))["material"] == KING_VALUES["international"] - MAN_VALUE
+    assert dict(explain(b))["material"] == king["international"] - MAN_VALUE
 
 
 def test_classic_weights() -> None:

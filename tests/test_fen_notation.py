@@ -259,3 +259,88 @@ def test_hub_move_text():
 def test_move_with_superscript_digit_raises_invalid_move_error():
     with pytest.raises(InvalidMoveError):
         parse_move(Position.start("english"), "²-5")
+
+
+# ---- each variant's own notation: numbers, or algebraic squares for Russian and Brazilian -------
+def random_position(variant: str, seed: int, plies: int) -> Position:
+    rng = random.Random(seed)
+    position = Position.start(variant)
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+def test_each_variant_says_which_notation_it_writes():
+    assert {name: get_variant(name).notation for name in VARIANTS} == {
+        "english": "numeric", "russian": "algebraic", "brazilian": "algebraic",
+        "international": "numeric"}
+
+
+@pytest.mark.parametrize("variant", ["russian", "brazilian"])
+def test_fen_stays_numeric_unless_algebraic_is_asked_for(variant):
+    start = Position.start(variant)
+    assert start.fen() == "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    algebraic = "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"
+    assert start.fen("algebraic") == start.fen(None) == algebraic
+    assert Position.from_fen("B:WKa1:Bh8,Kb8", variant).fen("algebraic") == "B:WKa1:BKb8,h8"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+def test_fen_in_the_variant_notation_round_trips(variant, seed):
+    position = random_position(variant, seed, 30 + seed)
+    assert Position.from_fen(position.fen(None), variant) == position
+    assert Position.from_fen(position.fen("numeric"), variant) == position
+    if get_variant(variant).size == 8:
+        assert Position.from_fen(position.fen("algebraic"), variant) == position
+
+
+def test_algebraic_text_is_refused_for_10x10_and_unknown_notations():
+    start = Position.start("international")
+    assert start.fen(None) == start.fen()
+    with pytest.raises(ValueError, match="8x8"):
+        start.fen("algebraic")
+    with pytest.raises(ValueError, match="unknown notation"):
+        Position.start("russian").fen("roman")
+
+
+@pytest.mark.parametrize("variant,numeric,algebraic", [
+    ("russian", "22-18", "c3-d4"),
+    ("brazilian", "24-20", "g3-h4"),
+    ("english", "11-15", "f6-e5"),
+])
+def test_move_text_in_either_notation(variant, numeric, algebraic):
+    position = Position.start(variant)
+    move = parse_move(position, numeric)
+    assert position.move_text(move, "numeric") == move.pdn() == numeric
+    assert position.move_text(move, "algebraic") == algebraic
+    assert position.move_text(move) == (algebraic if variant != "english" else numeric)
+    assert parse_move(position, algebraic) == move
+
+
+def test_algebraic_capture_lists_every_landing_square():
+    position = Position.from_fen("W:WKa1:Bc3,e5,f6,d2", "russian")
+    texts = {position.move_text(m) for m in position.legal_moves()}
+    assert texts and all(t.startswith("a1x") and t.count("x") >= 1 for t in texts)
+    for move in position.legal_moves():
+        assert parse_move(position, position.move_text(move)) == move
+
+
+def test_russian_colon_capture_sign_is_read():
+    position = Position.from_fen("W:Wc3:Bd4", "russian")
+    assert position.move_text(parse_move(position, "c3:e5")) == "c3xe5"
+
+
+@pytest.mark.parametrize("variant,first", [("russian", "1. c3-d4"), ("brazilian", "1. c3-d4"),
+                                           ("english", "1. 11-15"), ("international", "1. 32-28")])
+def test_pdn_writes_the_variant_notation_and_numbers_on_request(variant, first):
+    game = Game(variant)
+    game.push(first.split()[1])
+    assert game.to_pdn().rstrip().splitlines()[-1] == first + " *"
+    numbered = game.to_pdn(notation="numeric").rstrip().splitlines()[-1]
+    assert numbered == f"1. {game.moves[0].pdn()} *"
+    assert Game.from_pdn(game.to_pdn()).positions == game.positions
+    assert Game.from_pdn(game.to_pdn(notation="numeric")).positions == game.positions

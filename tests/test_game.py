@@ -356,7 +356,7 @@ def test_pdn_with_setup_fen(variant, fen, moves):
     game = Game(variant, fen=fen)
     game.push_all(moves)
     text = game.to_pdn()
-    assert '[SetUp "1"]' in text and f'[FEN "{game.start.fen()}"]' in text
+    assert '[SetUp "1"]' in text and f'[FEN "{game.start.fen(None)}"]' in text   # the variant's notation
     again = Game.from_pdn(text)
     assert again.start == game.start and again.positions == game.positions
 
@@ -421,8 +421,8 @@ def test_pdn_default_variant_argument():
     ('[Event "x"]\n1. 11-15 23-19\n2. 99-100 *', 3),            # off-board square
     ('1. 11-15 23-19\n\n2. 8-11 22-17 3. 11-15 *', 3),          # moving from an empty square
     ('[GameType "20"]\n[FEN "W:WK47:B14,19,29,31,42"]\n1. 47x36 *', 3),  # ambiguous
-    ('[GameType "99"]\n1. 11-15 *', 2),
-    ('[FEN "Z:W1"]\n1. 11-15 *', 2),
+    ('[GameType "99"]\n1. 11-15 *', 1),                          # the line of the tag
+    ('[FEN "Z:W1"]\n1. 11-15 *', 1),
     ('1. 11-15\n{unterminated', 2),
     ('[Event "x"\n1. 11-15 *', 1),
     ('1. 11-15 ) *', 1),

@@ -236,7 +236,8 @@ def test_russian_match_with_fen_openings_and_clock(tmp_path):
     games = games_of(pdn)
     assert len(games) == 4 and all(g.tags["GameType"] == "25" for g in games)
     fen_games = [g for g in games if g.tags.get("SetUp") == "1"]
-    assert len(fen_games) == 2 and all(g.tags["FEN"].startswith("W:WK22") for g in fen_games)
+    assert len(fen_games) == 2 and all(g.start.fen().startswith("W:WK22") for g in fen_games)
+    assert all(g.tags["FEN"].startswith("W:WKc3") for g in fen_games)   # Russian PDN: algebraic
 
 
 def test_resume_after_a_cut_off_file_plays_exactly_the_plan(tmp_path):

@@ -142,13 +142,19 @@ def test_cli_fen_and_alias():
 
 @pytest.mark.parametrize("args", [
     ("--variant", "english", "--depth", "-1"),
+    ("--variant", "english", "--depth", "31"),
+    ("--variant", "english", "--depth", "9" * 5000),
     ("--variant", "english", "--depth", "2", "--fen", "X:W1:B2"),
+    ("--variant", "english", "--depth", "2", "--fen", "W:W" + "1" * 5000 + ":B2"),
     ("--variant", "nosuchgame", "--depth", "2"),
+    ("--depth", "2", "--bogus"),
 ])
-def test_cli_errors(args):
+def test_cli_errors_are_one_line_and_status_2(args):
     proc = run_cli(*args)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert "nodes" not in proc.stdout
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert len(proc.stderr) < 300
 
 
 # ---------------------------------------------------------------------------

@@ -1,31 +1,61 @@
-"""Small games implementing the ``GameState`` search protocol.
+"""Small games on the same search interface as draughts (the ``GameState`` protocol).
 
-Shared here: the input errors every game raises, and helpers for 3x3 boards.
+The table of contents:
+
+* :mod:`.tictactoe` -- :class:`~.tictactoe.TicTacToe`, X moves first on a 3x3 board;
+* :mod:`.tatedrez` -- :class:`~.tatedrez.Tatedrez`, place then move a rook,
+  a bishop and a knight to make three in a row;
+* here: the helpers both share for 3x3 boards, and the input errors.
+
+Bad input raises the rules core's own errors (:mod:`draughts_engine.errors`):
+:class:`InvalidFenError`, :class:`InvalidMoveError`, :class:`IllegalMoveError`,
+all :class:`~draughts_engine.errors.DraughtsError` subclasses.  The older name
+``GameInputError`` is the same class as ``DraughtsError``.
+
 A 3x3 board is a 9-character string indexed ``rank * 3 + file`` with ``a1``
 (bottom-left) at index 0, ``c1`` at 2 and ``c3`` at 8; ``'.'`` is empty.
 The notation is documented in ``docs/small-games.md``.
+
+>>> square_name(8), parse_square("b2")
+('c3', 4)
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..errors import DraughtsError, IllegalMoveError, InvalidFenError, InvalidMoveError
 
-class GameInputError(ValueError):
-    """Base class for text that a game cannot accept."""
+__all__ = [
+    "tictactoe", "tatedrez",
+    "GameInputError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+    "BOARD_WIDTH", "SQUARE_COUNT", "FILES", "RANKS", "EMPTY", "SQUARE_NAMES", "SQUARE_INDEX",
+    "LINES", "LINES_THROUGH", "ONGOING_RESULT",
+    "square_name", "parse_square", "has_line", "parse_board_field", "board_field",
+    "board_diagram", "result_for", "SMALL_GAME_NAMES", "small_game",
+]
+
+SMALL_GAME_NAMES: Tuple[str, ...] = ("tictactoe", "tatedrez")
+"""The small games by name (the ``Variant`` option's values besides the draughts variants)."""
 
 
-class InvalidFenError(GameInputError):
-    """A position text (FEN) is malformed or describes an impossible position."""
+def small_game(name: str) -> type:
+    """The state class of the small game ``name`` (one of :data:`SMALL_GAME_NAMES`).
 
+    >>> small_game("tictactoe").start().side_to_move
+    'x'
+    """
+    if name == "tictactoe":
+        from .tictactoe import TicTacToe
+        return TicTacToe
+    if name == "tatedrez":
+        from .tatedrez import Tatedrez
+        return Tatedrez
+    raise KeyError(name)
 
-class InvalidMoveError(GameInputError):
-    """A move text is not in the game's move notation."""
-
-
-class IllegalMoveError(GameInputError):
-    """A well-formed move that is not legal in the position."""
-
+GameInputError = DraughtsError
+"""Base class of the errors for text a game cannot accept (the rules core's
+:class:`~draughts_engine.errors.DraughtsError`; this name is kept for older code)."""
 
 BOARD_WIDTH = 3
 SQUARE_COUNT = BOARD_WIDTH * BOARD_WIDTH

@@ -26,6 +26,11 @@ FEN: ``<ranks> <side> [<pass>]``: ranks top first separated by ``/`` (pieces
 optional third field ``p`` if the previous move was a pass (``-`` or absent
 otherwise).  The repetition history is not part of the FEN: a position read
 from a FEN has been seen once.  ``side_to_move`` is ``'white'`` or ``'black'``.
+
+>>> state = Tatedrez.start()
+>>> state = state.play(state.parse_move("N@b2"))
+>>> state.fen(), state.move_text(state.legal_moves()[0])
+('3/1N1/3 b -', 'R@a1')
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ X moves first.  A move is a square index 0..8 (``a1`` = 0, bottom-left; see
 FEN: ``<ranks> <side>``, ranks top (rank 3) first separated by ``/``, with
 ``x``/``o`` for marks and digits 1-3 for empty squares; side is ``x`` or ``o``.
 The empty board is ``3/3/3 x``.  ``side_to_move`` is ``'x'`` or ``'o'``.
+
+>>> state = TicTacToe.start()
+>>> for text in ("b2", "a1", "c3"):
+...     state = state.play(state.parse_move(text))
+>>> state.fen(), state.result_text()
+('2x/1x1/o2 o', '*')
 """
 
 from __future__ import annotations

@@ -9,8 +9,7 @@ answer the engine is judged by is canned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import List, Mapping, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
 from draughts_engine.bitboard import Geometry, geometry
@@ -21,12 +20,8 @@ from draughts_engine.variants import WHITE, UnknownVariantError
 from .errors import ConformanceError, MoveTextError, UsageError
 from .wire import is_move_token
 
-__all__ = ["PUBLISHED_PERFT", "NO_MOVES_FEN", "OpeningLine", "MultiCapture", "Rules"]
+__all__ = ["NO_MOVES_FEN", "OpeningLine", "MultiCapture", "Rules"]
 
-PUBLISHED_PERFT: Mapping[str, Tuple[int, ...]] = MappingProxyType(
-    {"english": (7, 49, 302, 1469)}
-)
-"""Published perft counts of the start position, depth 1 upwards (others come from the rules)."""
 
 NO_MOVES_FEN = "W:W:B1"
 """A position whose side to move (White, without pieces) has no legal move in every variant."""
@@ -107,7 +102,7 @@ class Rules:
 
     def perft(self, position: Position, depth: int) -> int:
         """Leaf count below ``position`` (the published counts take precedence for the start)."""
-        published = PUBLISHED_PERFT.get(self.name, ())
+        published = self.variant.published_perft
         if position == self.start() and depth <= len(published):
             return published[depth - 1]
         return perft(position, depth)

@@ -46,6 +46,7 @@ from protocol.client.errors import (
 from protocol.client.reports import EngineOption, GoResult, InfoReport
 from protocol.client.transport import Transport
 from protocol.hub.wire import (
+    DEFAULT_VARIANT,
     HubSyntaxError,
     format_hub_line,
     hub_pos,
@@ -308,7 +309,7 @@ class HubEngine(EngineConnection):
             raise CommandRejectedError(f"set-param: {exc}", self.transcript) from None
         param = self.param("variant")
         if param is None:
-            if variant.name != "international":
+            if variant is not get_variant(DEFAULT_VARIANT):
                 raise CommandRejectedError(f"set-param: the engine has no variant parameter, so it "
                                            f"plays International only, not {variant.name}",
                                            self.transcript)

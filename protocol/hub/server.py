@@ -26,7 +26,7 @@ from ..boards import DraughtsBoard
 from ..commands import LineError
 from ..options import OptionError
 from ..search_job import SearchJob
-from .wire import (NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
+from .wire import (DEFAULT_VARIANT, NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
                    format_hub_info, format_hub_line, hub_value, parse_hub_line,
                    parse_hub_move_text, position_from_hub_pos, uses_white_side_numbering)
 
@@ -216,7 +216,7 @@ class HubServer:
         self.variant_value = "normal"
         self.numbering = "auto"
         self.detected: Optional[str] = None  # the numbering seen in this game's moves (auto)
-        self.session.set_variant("international", clear_engine=False)
+        self.session.set_variant(DEFAULT_VARIANT, clear_engine=False)
         self._log_file: Optional[IO[str]] = None
         self._send_lock = threading.Lock()
         self._last_line = 0.0

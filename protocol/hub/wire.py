@@ -20,16 +20,21 @@ from draughts_engine.move import Move
 from draughts_engine.notation import parse_hub_move, parse_move
 from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchInfo
-from draughts_engine.variants import Variant
+from draughts_engine.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["HubSyntaxError", "parse_hub_line", "format_hub_line", "hub_value",
            "hub_pos", "position_from_hub_pos", "parse_hub_move_text", "format_hub_info",
            "hub_score", "VARIANT_VALUES", "NUMBERING_VALUES",
            "flip_square", "flip_move_text", "uses_white_side_numbering"]
 
-#: Values of the ``variant`` parameter: Scan's and lidraughts' ``normal`` first, then our names.
-VARIANT_VALUES: Tuple[str, ...] = ("normal", "international", "english", "american", "russian",
-                                   "brazilian")
+DEFAULT_VARIANT = "international"
+"""What a Hub engine plays until ``set-param name=variant`` says otherwise (Scan's ``normal``)."""
+
+#: Values of the ``variant`` parameter: the default's names (Scan's and lidraughts' ``normal``)
+#: first, then every variant's Hub names (:attr:`~draughts_engine.variants.Variant.hub_names`).
+VARIANT_VALUES: Tuple[str, ...] = tuple(dict.fromkeys(
+    get_variant(DEFAULT_VARIANT).hub_names
+    + tuple(name for variant in VARIANTS.values() for name in variant.hub_names)))
 #: Values of the ``numbering`` parameter (how squares are numbered in 8x8 move texts).
 NUMBERING_VALUES: Tuple[str, ...] = ("auto", "pdn", "white-side")
 
@@ -165,8 +170,9 @@ def flip_move_text(text: str) -> str:
 
 
 def uses_white_side_numbering(variant: Variant) -> bool:
-    """Variants whose Hub moves may come numbered from White's side (8x8, White moves first)."""
-    return variant.size == 8 and variant.first == "white"
+    """Variants whose Hub moves may come numbered from White's side (pydraughts numbers
+    Russian and Brazilian squares from a1): :attr:`Variant.white_side_numbers`."""
+    return variant.white_side_numbers
 
 
 def parse_hub_move_text(position: Position, text: str) -> Move:

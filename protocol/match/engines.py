@@ -14,7 +14,9 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from draughts_engine.variants import get_variant
 from protocol.client import CommandRejectedError, Engine, EngineError, ProcessTransport
+from protocol.commands import DEFAULT_VARIANT
 from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
 from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
 
@@ -160,7 +162,7 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
     try:
         if engine.option("Variant") is not None or spec.proto == "hub":
             engine.set_option("Variant", variant)  # HubEngine maps it (or refuses) itself
-        elif variant != "english":
+        elif get_variant(variant).name != DEFAULT_VARIANT:
             raise EngineStartError(f"the engine has no Variant option, so it cannot play {variant}")
         for name, value in spec.options:
             engine.set_option(name, value)

@@ -1,0 +1,109 @@
+"""Writing one game as PDN text.
+
+The writer reads a game record through a small interface (``variant``,
+``start`` position, ``moves``, ``tags`` and ``result()``), so that
+:class:`~.game.Game` can use it without this module knowing the class.
+
+Output: the seven standard tags (Event, Site, Date, Round, White, Black,
+Result), ``[GameType "<n>"]`` (the variant's PDN number), ``[SetUp "1"]``
+and ``[FEN ...]`` when the game does not start from the variant's start
+position, any other tags, then numbered moves and the result token in the
+variant's convention (``2-0 0-2 1-1`` for International).  Squares are
+written in the variant's notation unless asked otherwise: numbers for
+English and International, algebraic for Russian and Brazilian (``c3-d4``,
+``c3xe5``, ``[FEN "W:Wa1,c3:Bh8"]``), as their federations, lidraughts and
+pydraughts write them.
+
+>>> from draughts_engine.game import Game
+>>> game = Game("russian")
+>>> _ = game.push_all(["c3-d4", "f6-g5"])
+>>> print(write_game(game, {"Event": "demo"}).rstrip())   # doctest: +ELLIPSIS
+[Event "demo"]
+...
+[GameType "25"]
+<BLANKLINE>
+1. c3-d4 f6-g5 *
+>>> write_game(game, notation="numeric").rstrip().splitlines()[-1]
+'1. 22-18 11-16 *'
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from .notation import format_move, resolve_notation
+from .variants import WHITE
+
+__all__ = ["write_game", "SEVEN_TAGS"]
+
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+"""The tags every PDN game carries, in their order."""
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
+               notation: Optional[str] = None) -> str:
+    """PDN text of a game record (ends with a blank line).
+
+    ``tags`` override ``game.tags`` which override the defaults; the Result
+    tag and the final token follow ``game.result()`` unless a Result tag is
+    given.  ``notation`` (``numeric``/``algebraic``) overrides the variant's own.
+    """
+    variant = game.variant
+    style = resolve_notation(notation, variant)
+    merged: Dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                              "White": "?", "Black": "?"}
+    merged.update(game.tags)
+    merged.update(tags or {})
+    merged.setdefault("Result", game.result().pdn(variant))
+    merged["GameType"] = str(variant.game_type)
+    start = game.start
+    if start != type(start).start(variant):
+        merged["SetUp"] = "1"
+        merged["FEN"] = start.fen(style)
+    lines = []
+    for name in SEVEN_TAGS + ("GameType", "SetUp", "FEN"):
+        if name in merged:
+            lines.append(f'[{name} "{_quote(merged.pop(name))}"]')
+    for name, value in merged.items():
+        lines.append(f'[{name} "{_quote(value)}"]')
+    lines.append("")
+    tokens: List[str] = []
+    first_mover_white = variant.first == WHITE
+    white_to_move = start.white_to_move
+    number = 1
+    for i, move in enumerate(game.moves):
+        is_first_mover = white_to_move == first_mover_white
+        if is_first_mover:
+            tokens.append(f"{number}.")
+        elif i == 0:
+            tokens.append(f"{number}...")
+        tokens.append(format_move(move, variant, style))
+        if not is_first_mover:
+            number += 1
+        white_to_move = not white_to_move
+    tokens.append(_result_of(lines))
+    lines.extend(_wrap(tokens))
+    return "\n".join(lines) + "\n\n"
+
+
+def _result_of(tag_lines: List[str]) -> str:
+    for line in tag_lines:
+        if line.startswith("[Result "):
+            return line.split('"')[1]
+    return "*"
+
+
+def _wrap(tokens: List[str], width: int = 79) -> List[str]:
+    out, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            out.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        out.append(line)
+    return out

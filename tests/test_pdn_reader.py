@@ -1,0 +1,290 @@
+"""The PDN reader on bad input (each case named after what it is), huge numbers, and streaming:
+games one at a time from text, paths and files, with the line where each starts, in memory
+that does not grow with the file."""
+from __future__ import annotations
+
+import io
+import itertools
+import tracemalloc
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from draughts_engine import Game, Position
+from draughts_engine.errors import InvalidFenError, InvalidMoveError, InvalidPdnError
+from draughts_engine.pdn import iter_games, read_games, stream_games
+from draughts_engine.pdn_reader import tokens
+
+HUGE = "1" * 5000          # more digits than Python's int-string limit (4,300)
+
+
+def pdn_error(text: str, source: str = "games.pdn") -> str:
+    with pytest.raises(InvalidPdnError) as info:
+        read_games(text, source=source)
+    return str(info.value)
+
+
+# ---- stray and unclosed brackets --------------------------------------------------------
+
+def test_stray_closing_brace_raises_at_once_naming_source_and_line() -> None:
+    message = pdn_error("1. 11-15 } 23-19 *")
+    assert message.startswith("games.pdn:1:") and "'}' without '{'" in message
+
+
+def test_stray_closing_brace_on_a_later_line() -> None:
+    assert pdn_error('[Event "x"]\n1. 11-15 23-19\n2. 8-11 } 22-17 *\n').startswith("games.pdn:3:")
+
+
+def test_stray_closing_bracket_raises_naming_the_line() -> None:
+    message = pdn_error("1. 11-15 ] 23-19 *")
+    assert message.startswith("games.pdn:1:") and "']' without '['" in message
+
+
+def test_stray_closing_parenthesis_raises_naming_the_line() -> None:
+    assert "')' without '('" in pdn_error("\n1. 11-15 ) 23-19 *")
+
+
+def test_stray_closing_brace_inside_a_variation_raises() -> None:
+    assert pdn_error("1. 11-15 (23-19 } 8-11) 22-18 *").startswith("games.pdn:1:")
+
+
+def test_stray_brace_between_games_raises() -> None:
+    assert pdn_error("1. 11-15 *\n}\n1. 9-13 *\n").startswith("games.pdn:2:")
+
+
+def test_unclosed_brace_inside_a_variation_is_an_unterminated_comment() -> None:
+    message = pdn_error("1. 11-15 23-19\n2. 8-11 (2. 9-14 {open\n22-17 *\n")
+    assert message.startswith("games.pdn:2:") and "unterminated comment" in message
+    assert "illegal" not in message and "move" not in message
+
+
+def test_unclosed_brace_in_the_movetext_is_an_unterminated_comment() -> None:
+    assert "unterminated comment" in pdn_error("1. 11-15 {never closed\n23-19 *\n")
+
+
+def test_unclosed_variation_names_the_line_where_it_opens() -> None:
+    message = pdn_error("\n\n1. 11-15 (23-19 \n 8-11\n")
+    assert message.startswith("games.pdn:3:") and "unterminated variation" in message
+
+
+def test_unclosed_tag_is_an_unterminated_tag() -> None:
+    assert "unterminated tag" in pdn_error('[Event "x]\n1. 11-15 *')
+
+
+def test_comments_and_variations_spanning_lines_are_skipped() -> None:
+    text = ("1. 11-15 {a comment\nover (two) lines} 23-19 (23-18 {in ( a } variation\n"
+            "; a line comment ) still in it\n 8-11) ; after\n2. 8-11 *\n")
+    (game,) = read_games(text)
+    assert [m.pdn() for m in game.moves] == ["11-15", "23-19", "8-11"]
+
+
+# ---- numbers of any length ---------------------------------------------------------------
+
+def test_huge_move_number_is_read_as_a_move_number() -> None:
+    (game,) = read_games(f"{HUGE}. 11-15 {HUGE}... 23-19 *")
+    assert [m.pdn() for m in game.moves] == ["11-15", "23-19"]
+
+
+def test_huge_square_in_a_pdn_move_is_off_the_board() -> None:
+    message = pdn_error(f"1. {HUGE}-15 *")
+    assert message.startswith("games.pdn:1:") and "off the board" in message
+    assert len(message) < 300
+
+
+def test_huge_square_in_a_pdn_capture_path_is_off_the_board() -> None:
+    assert "off the board" in pdn_error(f"1. 11x{HUGE}x15 *")
+
+
+def test_huge_fen_square_in_a_fen_tag_is_off_the_board() -> None:
+    message = pdn_error(f'[SetUp "1"]\n[FEN "W:W{HUGE}:B1"]\n1. 11-15 *')
+    assert message.startswith("games.pdn:2:") and "off the board" in message
+    assert len(message) < 300
+
+
+def test_huge_fen_range_in_a_fen_tag_is_off_the_board() -> None:
+    assert "off the board" in pdn_error(f'[FEN "W:W1-{HUGE}:B30"]\n1. 1-5 *')
+
+
+def test_huge_game_type_is_unsupported() -> None:
+    message = pdn_error(f'[GameType "{HUGE}"]\n1. 11-15 *')
+    assert message.startswith("games.pdn:1:") and "unsupported GameType" in message
+    assert len(message) < 300
+
+
+def test_huge_round_tag_is_kept_as_text() -> None:
+    (game,) = read_games(f'[Round "{HUGE}"]\n1. 11-15 *')
+    assert game.tags["Round"] == HUGE
+
+
+def test_huge_numbers_in_fen_text_are_out_of_range() -> None:
+    for fen in (f"W:W{HUGE}:B1", f"W:W21:B1-{HUGE}", f"W:WK{HUGE}:B1", f"B:W21,{HUGE}0:B1"):
+        with pytest.raises(InvalidFenError) as info:
+            Position.from_fen(fen, "english")
+        assert "off the board" in str(info.value) and len(str(info.value)) < 300
+
+
+def test_huge_move_counter_field_in_fen_is_ignored() -> None:
+    assert Position.from_fen(f"W:W21:B1:H{HUGE}:F{HUGE}", "english") == Position.from_fen("W:W21:B1")
+
+
+def test_huge_numbers_in_move_text_are_out_of_range() -> None:
+    start = Position.start("english")
+    for text in (f"{HUGE}-15", f"11-{HUGE}", f"11x{HUGE}x15", f"0{HUGE}-1"):
+        with pytest.raises(InvalidMoveError) as info:
+            start.play(text)
+        assert "off the board" in str(info.value) and len(str(info.value)) < 300
+
+
+def test_leading_zeros_still_name_a_square() -> None:
+    assert Position.start("english").play("0011-015") == Position.start("english").play("11-15")
+
+
+def test_non_ascii_digits_are_not_squares() -> None:
+    with pytest.raises(InvalidMoveError):
+        Position.start("english").play("\u00b9\u00b9-15")   # superscript ones
+    with pytest.raises(InvalidPdnError):
+        read_games('[GameType "\u00b2\u00b9"]\n1. 11-15 *')
+
+
+# ---- the lexer ----------------------------------------------------------------------------------
+
+def test_lexer_reports_problems_as_tokens_and_goes_on() -> None:
+    kinds = [(t.kind, t.text, t.line) for t in tokens(["1. 11-15 } 23-19 *"])]
+    assert kinds == [("word", "1.", 1), ("word", "11-15", 1), ("error", "'}' without '{'", 1),
+                     ("word", "23-19", 1), ("result", "*", 1)]
+
+
+# ---- streaming ---------------------------------------------------------------------------------
+
+GAME = '[Event "g{n}"]\n[Round "{n}"]\n\n1. 11-15 23-19 2. 8-11 {{note}} 22-17 *\n\n'
+
+
+def collection(count: int) -> str:
+    return "".join(GAME.format(n=n) for n in range(1, count + 1))
+
+
+def endless_lines() -> Iterator[str]:
+    for n in itertools.count(1):
+        yield from GAME.format(n=n).splitlines(keepends=True)
+
+
+def test_stream_yields_games_with_tags_result_and_lines() -> None:
+    records = list(stream_games(collection(3), source="three.pdn"))
+    assert [r.tags["Event"] for r in records] == ["g1", "g2", "g3"]
+    assert [r.line for r in records] == [1, 6, 11]
+    assert [r.end_line for r in records] == [4, 9, 14]
+    assert all(r.result == "*" and r.source == "three.pdn" and r.error is None for r in records)
+    assert records[1].text == GAME.format(n=2).rstrip("\n") + "\n"
+    assert [m.pdn() for m in records[2].game.moves] == ["11-15", "23-19", "8-11", "22-17"]
+
+
+def test_stream_reads_an_endless_source_one_game_at_a_time() -> None:
+    first = list(itertools.islice(stream_games(endless_lines()), 5))
+    assert [r.tags["Round"] for r in first] == ["1", "2", "3", "4", "5"]
+
+
+def test_stream_reads_paths_text_files_and_binary_files(tmp_path: Path) -> None:
+    path = tmp_path / "games.pdn"
+    path.write_text(collection(4), encoding="utf-8")
+    from_path = [r.tags["Event"] for r in stream_games(path)]
+    with open(path, encoding="utf-8") as handle:
+        from_text_file = [r.tags["Event"] for r in stream_games(handle)]
+    with open(path, "rb") as handle:
+        from_binary_file = [r.tags["Event"] for r in stream_games(handle)]
+    from_bytes = [r.tags["Event"] for r in stream_games(path.read_bytes())]
+    assert from_path == from_text_file == from_binary_file == from_bytes == ["g1", "g2", "g3", "g4"]
+    assert [g.tags["Event"] for g in read_games(path)] == from_path
+    assert Game.from_pdn(path).tags["Event"] == "g1"
+
+
+def test_errors_from_a_path_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdn"
+    path.write_text(collection(2) + "1. 11-15 } 23-19 *\n", encoding="utf-8")
+    with pytest.raises(InvalidPdnError) as info:
+        list(stream_games(path))
+    assert str(info.value).startswith(f"{path}:11:")
+
+
+def test_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin.pdn"
+    path.write_bytes(b'[Event "x"]\n[Site "K\xf8benhavn"]\n1. 11-15 *\n')
+    with pytest.raises(InvalidPdnError) as info:
+        read_games(path)
+    assert str(info.value).startswith(f"{path}:2:") and "utf-8" in str(info.value)
+    (game,) = list(iter_games(io.BytesIO(path.read_bytes()).read().decode("latin-1")))
+    assert game.tags["Site"] == "K\u00f8benhavn"
+    (record,) = stream_games(path, encoding="latin-1")
+    assert record.tags["Site"] == "K\u00f8benhavn"
+
+
+def test_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "bom.pdn"
+    path.write_bytes("\ufeff".encode() + collection(1).encode())
+    assert read_games(path)[0].tags["Event"] == "g1"
+
+
+def test_not_strict_reports_a_bad_game_and_reads_on() -> None:
+    text = collection(1) + '[Event "bad"]\n1. 11-15 } 23-19 *\n\n' + '[Event "illegal"]\n1. 11-19 *\n' \
+        + collection(2)
+    records = list(stream_games(text, source="mixed.pdn", strict=False))
+    assert [r.tags.get("Event") for r in records] == ["g1", "bad", "illegal", "g1", "g2"]
+    bad, illegal = records[1], records[2]
+    assert str(bad.error).startswith("mixed.pdn:7:") and "'}' without '{'" in str(bad.error)
+    assert [m.pdn() for m in bad.game.moves] == ["11-15"]         # the moves before the problem
+    assert str(illegal.error).startswith("mixed.pdn:10:") and "illegal" in str(illegal.error)
+    assert all(r.error is None for r in records[:1] + records[3:])
+
+
+def test_not_strict_keeps_a_game_whose_header_is_bad() -> None:
+    records = list(stream_games('[FEN "W:W99:B1"]\n1. 11-15 *\n' + collection(1), strict=False))
+    assert records[0].game is None and "off the board" in str(records[0].error)
+    assert records[1].tags["Event"] == "g1" and records[1].error is None
+
+
+def test_a_game_cut_off_without_result_has_no_result_token() -> None:
+    with pytest.raises(InvalidPdnError):          # cut inside a move: that move is malformed
+        list(stream_games(collection(1) + '[Event "cut"]\n1. 11-15 23-'))
+    cut = list(stream_games(collection(1) + '[Event "cut"]\n1. 11-15 23-19\n'))[1]
+    assert cut.result is None and cut.end_line == 7 and cut.game.ply == 2
+
+
+def test_tags_only_game_at_the_end_is_a_game_without_moves() -> None:
+    records = list(stream_games(collection(1) + '[Event "only tags"]\n'))
+    assert records[-1].tags["Event"] == "only tags" and records[-1].game.ply == 0
+    assert records[-1].result is None
+
+
+def test_memory_does_not_grow_with_the_number_of_games() -> None:
+    def peak(count: int) -> int:
+        tracemalloc.start()
+        try:
+            for record in stream_games(itertools.islice(endless_lines(), 5 * count)):
+                assert record.error is None
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    peak(5)                                   # caches filled on first use are not the reader's
+    small, large = peak(20), peak(400)        # about 11 KB each; a list of 400 games takes 1.2 MB
+    assert large < 2 * small + 50_000, (small, large)
+
+
+def test_move_texts_are_the_moves_as_written() -> None:
+    (record,) = stream_games('[GameType "25"]\n1. c3-d4! {good} f6-g5 $2 2.d4-e5 *')
+    assert record.move_texts == ("c3-d4", "f6-g5", "d4-e5")
+    assert [m.pdn() for m in record.game.moves] == ["22-18", "11-16", "18-15"]
+
+
+def test_without_replay_no_game_is_built_and_moves_are_not_checked() -> None:
+    text = collection(2) + '[Event "nonsense"]\n1. 11-19 99-100 *\n'
+    records = list(stream_games(text, replay=False))
+    assert [r.game for r in records] == [None, None, None]
+    assert records[2].move_texts == ("11-19", "99-100") and records[2].result == "*"
+    with pytest.raises(InvalidPdnError):          # the bracket syntax is still read
+        list(stream_games("1. 11-15 } *", replay=False))
+
+
+def test_a_file_name_given_as_text_gets_a_hint() -> None:
+    with pytest.raises(InvalidPdnError, match="pathlib.Path"):
+        read_games("games/club.pdn")
