@@ -25,7 +25,7 @@ Names bound in the closures below:
 """
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple, Optional
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from .rules import ALL_DIRECTIONS, GeneratorRules, RawMove
@@ -47,8 +47,13 @@ class CaptureSearch(NamedTuple):
     count_captures: Callable[..., int]
 
 
-def make_capture_search(rules: GeneratorRules) -> CaptureSearch:
-    """The capture search of one variant (see the module docstring)."""
+def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureSearch:
+    """The capture search of one variant (see the module docstring).
+
+    ``traced``: the men's first jumps in the shape PyPy's JIT wants (each
+    direction written out instead of a loop over a tuple of directions, no
+    list of tuples per call); the same captures in the same order.
+    """
     board, half, half1 = rules.board, rules.half, rules.half1
     top, bottom = rules.top, rules.bottom
     neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
@@ -268,4 +273,150 @@ def make_capture_search(rules: GeneratorRules) -> CaptureSearch:
                 return len(set(m for m in out if popcount(m[2]) == best))
         return singles + len(set(out))
 
+    # ---- the traced shape (PyPy) -------------------------------------------------------
+    def jump_one_way(men: int, d: int, s: int, up: bool, opp: int, empty: int, onward: int,
+                     dirs: tuple, crown: int, out: list) -> int:
+        """The men's first jumps in direction ``d`` (by ``s``, ``up`` or down): the
+        captures that go on are searched and appended to ``out``; returns the mask
+        of the landings that end the capture at once (one-piece captures)."""
+        if up:
+            land = (((men >> s) & opp) >> s) & empty
+        else:
+            land = (((men << s) & opp) << s) & empty
+        if not land:
+            return 0
+        goes_on = land & onward
+        if goes_on:
+            land ^= goes_on
+            s2 = s + s
+            while goes_on:
+                bit = goes_on & -goes_on
+                goes_on ^= bit
+                if up:
+                    origin, victim = bit << s2, bit << s
+                else:
+                    origin, victim = bit >> s2, bit >> s
+                index = bit.bit_length() - 1
+                path = ((origin.bit_length() - 1), index)
+                if bit & crown and promote_in_capture:
+                    if not king_jumps(origin, index, d, victim, opp, empty | origin, path,
+                                      out, None, True):
+                        out.append((origin, bit, victim, True))
+                else:
+                    man_jumps(origin, index, victim, opp, empty | origin, dirs, crown,
+                              path, out, None)
+        return land
+
+    def men_jumps_traced(men: int, opp: int, empty: int, white_to_move: bool,
+                         out: list) -> Tuple[int, int, int, int]:
+        """:func:`men_jumps` written out: the one-piece landings by direction index
+        ``(d0, d1, d2, d3)`` (0 where the men do not jump that way)."""
+        if white_to_move:
+            up, down, dirs, crown = True, men_back, white_men_dirs, top
+        else:
+            up, down, dirs, crown = men_back, True, black_men_dirs, bottom
+        onward = 0
+        if up:
+            onward = (((empty << half1) & opp) << half1) | (((empty << half) & opp) << half)
+        if down:
+            onward |= (((empty >> half) & opp) >> half) | (((empty >> half1) & opp) >> half1)
+        if promote_in_capture:
+            onward |= crown
+        d0 = d1 = d2 = d3 = 0
+        if up:
+            d0 = jump_one_way(men, 0, half1, True, opp, empty, onward, dirs, crown, out)
+            d1 = jump_one_way(men, 1, half, True, opp, empty, onward, dirs, crown, out)
+        if down:
+            d2 = jump_one_way(men, 2, half, False, opp, empty, onward, dirs, crown, out)
+            d3 = jump_one_way(men, 3, half1, False, opp, empty, onward, dirs, crown, out)
+        return d0, d1, d2, d3
+
+    def append_singles(land: int, s: int, up: bool, crown: int, out: list) -> None:
+        """Append the one-piece captures landing on ``land`` by ``2 * s`` (up or down)."""
+        s2 = s + s
+        while land:
+            bit = land & -land
+            land ^= bit
+            if up:
+                out.append((bit << s2, bit, bit << s, bit & crown != 0))
+            else:
+                out.append((bit >> s2, bit, bit >> s, bit & crown != 0))
+
+    def all_captures_traced(white: int, black: int, kings: int, white_to_move: bool,
+                            sources: int, paths: Optional[dict]) -> List[RawMove]:
+        """:func:`all_captures` with :func:`men_jumps_traced`."""
+        if white_to_move:
+            opp, dirs, crown = black, white_men_dirs, top
+        else:
+            opp, dirs, crown = white, black_men_dirs, bottom
+        out: List[RawMove] = []
+        base_empty = board ^ white ^ black
+        own_kings = sources & kings
+        if paths is None:
+            men = sources ^ own_kings
+            if men:
+                d0, d1, d2, d3 = men_jumps_traced(men, opp, base_empty, white_to_move, out)
+                if d0:
+                    append_singles(d0, half1, True, crown, out)
+                if d1:
+                    append_singles(d1, half, True, crown, out)
+                if d2:
+                    append_singles(d2, half, False, crown, out)
+                if d3:
+                    append_singles(d3, half1, False, crown, out)
+            sources = own_kings
+        while sources:
+            bit = sources & -sources
+            sources ^= bit
+            index = bit.bit_length() - 1
+            if kings & bit:
+                king_jumps(bit, index, -1, 0, opp, base_empty | bit, (index,), out, paths, False)
+            else:
+                man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
+        if len(out) > 1:
+            if majority:
+                best = 0
+                for m in out:
+                    n = popcount(m[2])
+                    if n > best:
+                        best = n
+                out = [m for m in out if popcount(m[2]) == best]
+            if own_kings or men_back or paths is not None:
+                out = list(dict.fromkeys(out))
+        return out
+
+    def count_captures_traced(white: int, black: int, kings: int, white_to_move: bool,
+                              sources: int) -> int:
+        """:func:`count_captures` with :func:`men_jumps_traced`."""
+        if white_to_move:
+            opp = black
+        else:
+            opp = white
+        out: List[RawMove] = []
+        base_empty = board ^ white ^ black
+        own_kings = sources & kings
+        men = sources ^ own_kings
+        singles = 0
+        if men:
+            d0, d1, d2, d3 = men_jumps_traced(men, opp, base_empty, white_to_move, out)
+            singles = popcount(d0) + popcount(d1) + popcount(d2) + popcount(d3)
+        while own_kings:
+            bit = own_kings & -own_kings
+            own_kings ^= bit
+            king_jumps(bit, bit.bit_length() - 1, -1, 0, opp, base_empty | bit,
+                       (), out, None, False)
+        if not out:
+            return singles
+        if majority:
+            best = 0
+            for m in out:
+                n = popcount(m[2])
+                if n > best:
+                    best = n
+            if best > 1:
+                return len(set(m for m in out if popcount(m[2]) == best))
+        return singles + len(set(out))
+
+    if traced:
+        return CaptureSearch(all_captures_traced, count_captures_traced)
     return CaptureSearch(all_captures, count_captures)

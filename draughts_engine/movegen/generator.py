@@ -70,7 +70,7 @@ class MoveGenerator:
         self.geometry = rules.geometry
         tables = MoveTables(rules)
         capture_sources = make_capture_sources(rules)
-        search = make_capture_search(rules)
+        search = make_capture_search(rules, traced)
         quiet_moves = (make_quiet_moves_traced if traced else make_quiet_moves)(rules, tables)
         if rules.short_family:
             family = make_short_family(rules, tables, search, capture_sources, traced)
