@@ -15,9 +15,10 @@ from __future__ import annotations
 import importlib
 import os
 import platform
+from typing import Any, Callable
 
 __all__ = ["PYPY", "IMPLEMENTATION", "TRACED", "TRACED_ENV", "JIT_PARAMS", "JIT_PARAMS_ENV",
-           "tune_jit"]
+           "tune_jit", "compile_apart"]
 
 #: ``platform.python_implementation()``: ``"CPython"``, ``"PyPy"``, ...
 IMPLEMENTATION = platform.python_implementation()
@@ -44,6 +45,25 @@ JIT_PARAMS = "max_unroll_recursion=1,trace_limit=10000"
 #: Environment variable that replaces :data:`JIT_PARAMS` (for measurements;
 #: empty: keep PyPy's defaults).
 JIT_PARAMS_ENV = "DRAUGHTS_PYPY_JIT"
+
+
+def compile_apart(*functions: Callable[..., Any]) -> None:
+    """Ask PyPy's JIT to compile each of ``functions`` on its own and call it from
+    the traces of its callers, instead of copying it into each of them.
+
+    For large functions called from many hot places (move generation, the
+    quiescence search): inlined, each copy is traced and compiled again in
+    every caller and in every bridge of a caller.  A no-op elsewhere, and
+    where the environment left PyPy's JIT untuned.
+    """
+    if not PYPY or not os.environ.get(JIT_PARAMS_ENV, JIT_PARAMS).strip():
+        return
+    try:
+        pypyjit = importlib.import_module("pypyjit")
+    except ImportError:  # pragma: no cover - a PyPy built without the JIT
+        return
+    for function in functions:
+        pypyjit.dont_trace_here(0, False, function.__code__)
 
 
 def tune_jit() -> bool:

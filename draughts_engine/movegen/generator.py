@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Tuple
 
-from ..runtime import TRACED
+from ..runtime import TRACED, compile_apart
 from ..variants import Variant, get_variant
 from .captures import CaptureSearch, make_capture_search
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
@@ -78,6 +78,11 @@ class MoveGenerator:
             family = make_general_family(search, capture_sources, quiet_moves,
                                          make_count_quiet(rules))
         self.moves, self.count, self.count_after = family
+        if traced and not rules.short_family:
+            # Called from every node of a search: compiled once, not copied into
+            # each trace of the search (measured: a third less tracing, the
+            # first search of a process 10-25% sooner; perft 5-8% slower).
+            compile_apart(self.moves)
         self.captures = _make_captures(search, capture_sources)
         self.has_capture = make_has_capture(rules, capture_sources)
         self.has_quiet = make_has_quiet(rules)

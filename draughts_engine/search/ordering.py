@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from ..movegen import RawMove
-from ..runtime import TRACED
+from ..runtime import TRACED, compile_apart
 
 __all__ = ["LMR", "lmr_table", "Killers", "new_killers", "age_history", "MoveOrdering",
            "make_move_ordering", "make_move_ordering_keyed", "make_move_ordering_traced",
@@ -160,6 +160,7 @@ def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOr
             sort_descending(moves, [hist_get(m[0] - m[1], 0) for m in moves])
             _put_first(moves, tt_move, kl)
 
+    compile_apart(order)  # called at every node: compiled once, not into each trace
     return MoveOrdering(order, make_remember(history), sort_captures)
 
 

@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from ..movegen import MoveGenerator, RawMove
+from ..runtime import compile_apart
 from .budget import POLL_NODES, SearchBudget
 from .interface import MATE_BOUND, WIN
 from .ordering import LMR, Killers, make_move_ordering
@@ -223,6 +224,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                             break
             return best
         return evaluate(w, b, k, wtm)
+
+    compile_apart(quiesce)  # PyPy: compiled once, not copied into each trace of ``node``
 
     def node(w: int, b: int, k: int, wtm: bool, depth: int, alpha: int, beta: int,
              ply: int, rev: int) -> int:
