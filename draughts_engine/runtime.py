@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import importlib
 import os
-import platform
+import sys
 from typing import Any, Callable
 
 __all__ = ["PYPY", "IMPLEMENTATION", "TRACED", "TRACED_ENV", "JIT_PARAMS", "JIT_PARAMS_ENV",
            "tune_jit", "compile_apart"]
 
-#: ``platform.python_implementation()``: ``"CPython"``, ``"PyPy"``, ...
-IMPLEMENTATION = platform.python_implementation()
+#: ``sys.implementation.name``: ``"cpython"``, ``"pypy"``, ... (the same as
+#: ``platform.python_implementation()``, lower case; ``platform`` is slow to import).
+IMPLEMENTATION = sys.implementation.name
 
 #: True when the engine runs on PyPy.
-PYPY = IMPLEMENTATION == "PyPy"
+PYPY = IMPLEMENTATION == "pypy"
 
 #: Environment variable that forces the shape of the hot code: ``1`` the
 #: traced (PyPy) shape, ``0`` the interpreted (CPython) shape; unset: the

@@ -220,8 +220,8 @@ def test_the_entry_size_is_measured_here() -> None:
     size = entry_bytes()
     assert 64 <= size <= 2000
     if runtime.PYPY:
-        assert entry_bytes_gc() == size  # the collector's count, the same each time
-        assert size != DEFAULT_ENTRY_BYTES
+        assert size != DEFAULT_ENTRY_BYTES  # the collector's count
+        assert 100 <= (entry_bytes_gc() or 0) <= 1000
     else:
         assert entry_bytes_gc() is None  # no PyPy collector statistics here
         assert size == entry_bytes()

@@ -12,8 +12,8 @@ is the tuple ``(depth, score, flag, move)``:
   position is reached again;
 * ``move`` is the best (or refuting) move found, or None.
 
-The size bound is in MiB.  The cost of an entry is measured once, at import,
-on the running interpreter (:func:`entry_bytes`): ``sys.getsizeof`` over
+The size bound is in MiB.  The cost of an entry is measured once, when the
+first table is built, on the running interpreter (:func:`entry_bytes`): ``sys.getsizeof`` over
 everything the entry keeps alive on CPython (dict slot, key tuple and its
 ints, entry tuple, move tuple and its ints), the garbage collector's counts
 on PyPy.  When the table
@@ -29,6 +29,7 @@ stores inline, with the same steps as :meth:`~TranspositionTable.store`.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import sys
 from typing import Any, Dict, Hashable, Optional, Tuple
@@ -97,7 +98,12 @@ DEFAULT_ENTRY_BYTES = 480
 """Bytes per entry where they cannot be measured (CPython 3.11 measures 477)."""
 
 #: Entries of the sample table :func:`entry_bytes_gc` fills.
-GC_SAMPLE_ENTRIES = 8192
+GC_SAMPLE_ENTRIES = 4096
+
+#: :func:`entry_bytes_gc` rounds up to a multiple of this: the figure moves by
+#: a few bytes with the state of the heap (349-368 bytes were measured on PyPy
+#: 7.3.11 from different programs), and the capacity must not.
+GC_ROUNDING = 64
 
 
 def sample_entry(i: int, board_bits: int = 54) -> Tuple[Tuple[int, int, int, bool], Entry]:
@@ -134,11 +140,12 @@ def entry_bytes_getsizeof(board_bits: int = 54) -> int:
 def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Optional[int]:
     """Bytes per entry as PyPy's garbage collector counts them, or None elsewhere.
 
-    A table of ``entries`` sample entries (:func:`sample_entry`) is filled
-    twice (the first fill settles the collector's arenas); the growth of the
-    collector's old-generation memory (arenas and large blocks, read after a
-    full collection) divided by ``entries``, rounded up to 16 bytes, is the
-    figure: the same from one run to the next (about 15 ms).
+    A table of ``entries`` sample entries (:func:`sample_entry`) is filled;
+    the growth of the collector's old-generation memory (arenas and large
+    blocks, read after a full collection) divided by ``entries``, rounded up
+    to :data:`GC_ROUNDING` bytes, is the figure: the same whichever program
+    measures it (about 30 ms, so :func:`entry_bytes` measures once, when a
+    table is first built, not at import).
     """
     stats = getattr(gc, "get_stats", None)
     # PyPy's statistics keep their raw byte counts in ``_s`` (the public fields
@@ -151,22 +158,22 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
         raw = stats()._s
         return raw.total_arena_memory + raw.total_rawmalloced_memory
 
-    grown = 0
-    for _ in range(2):  # the first fill also settles the collector's arenas: keep the second
-        before = used()
-        table = dict(sample_entry(i, board_bits) for i in range(entries))
-        grown = used() - before
-        del table
-    return -(-grown // (entries * 16)) * 16 if grown > 0 else None
+    before = used()
+    table = dict(sample_entry(i, board_bits) for i in range(entries))
+    grown = used() - before
+    del table
+    return -(-grown // (entries * GC_ROUNDING)) * GC_ROUNDING if grown > 0 else None
 
 
+@functools.lru_cache(maxsize=None)
 def entry_bytes(board_bits: int = 54) -> int:
     """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
 
     Measured, not guessed, on the running interpreter: with ``sys.getsizeof``
     on CPython (:func:`entry_bytes_getsizeof`), with the garbage collector's
     own counts on PyPy, which has no ``sys.getsizeof`` (:func:`entry_bytes_gc`);
-    :data:`DEFAULT_ENTRY_BYTES` where neither works.
+    :data:`DEFAULT_ENTRY_BYTES` where neither works.  Measured once per
+    ``board_bits`` (cached), when the first table is built.
     """
     try:
         return entry_bytes_getsizeof(board_bits)
@@ -177,9 +184,6 @@ def entry_bytes(board_bits: int = 54) -> int:
     except (AttributeError, TypeError):  # another PyPy's statistics
         measured = None
     return measured if measured is not None else DEFAULT_ENTRY_BYTES
-
-
-_ENTRY_BYTES = entry_bytes()
 
 
 class TranspositionTable:
@@ -200,7 +204,7 @@ class TranspositionTable:
         if not isinstance(size_mb, int) or not MIN_MB <= size_mb <= MAX_MB:
             raise InvalidHashSizeError(f"hash size must be {MIN_MB}..{MAX_MB} MiB, got {size_mb!r}")
         self.size_mb = size_mb
-        self.capacity = max(1024, size_mb * 1024 * 1024 // _ENTRY_BYTES)
+        self.capacity = max(1024, size_mb * 1024 * 1024 // entry_bytes())
         self.table.clear()
 
     def clear(self) -> None:
