@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import tracemalloc
 from pathlib import Path
 from typing import Iterator
 
@@ -256,6 +255,8 @@ def test_tags_only_game_at_the_end_is_a_game_without_moves() -> None:
 
 
 def test_memory_does_not_grow_with_the_number_of_games() -> None:
+    tracemalloc = pytest.importorskip("tracemalloc", reason="tracemalloc is CPython's (not in PyPy)")
+
     def peak(count: int) -> int:
         tracemalloc.start()
         try:

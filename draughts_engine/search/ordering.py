@@ -141,9 +141,16 @@ def make_move_ordering_keyed(history: Dict[int, int], majority: bool) -> MoveOrd
     return MoveOrdering(order, make_remember(history), sort_captures)
 
 
+#: Scores above any history score (tiers of :func:`make_move_ordering_traced`):
+#: the table's move, the newest killer, the older killer.
+TT_TIER, KILLER_TIER, OLDER_KILLER_TIER = 3 << 60, 2 << 60, 1 << 60
+
+
 def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOrdering:
     """The same ordering as :func:`make_move_ordering_keyed`, shaped for PyPy's JIT:
-    scores in a list and :func:`sort_descending` (no key callbacks, no closure per call)."""
+    scores in a list and :func:`sort_descending` (no key callbacks, no closure per call;
+    the table's move and the killers as tiers above every history score, not moved
+    to the front one by one)."""
     hist_get = history.get
     pc = popcount
 
@@ -157,8 +164,20 @@ def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOr
                 sort_descending(moves, [pc(m[2]) + pc(m[2] & kings) for m in moves])
             _put_first(moves, tt_move, None)
         else:
-            sort_descending(moves, [hist_get(m[0] - m[1], 0) for m in moves])
-            _put_first(moves, tt_move, kl)
+            # The table's move, then the killers (newest first), then the history
+            # order: as tiers of the score, so one sort puts them in place.
+            killer, older = kl[0], kl[1]
+            scores = []
+            for m in moves:
+                if m == tt_move:
+                    scores.append(TT_TIER)
+                elif m == killer:
+                    scores.append(KILLER_TIER)
+                elif m == older:
+                    scores.append(OLDER_KILLER_TIER)
+                else:
+                    scores.append(hist_get(m[0] - m[1], 0))
+            sort_descending(moves, scores)
 
     compile_apart(order)  # called at every node: compiled once, not into each trace
     return MoveOrdering(order, make_remember(history), sort_captures)
