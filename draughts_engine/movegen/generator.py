@@ -68,7 +68,7 @@ class MoveGenerator:
         self.traced = traced
         rules = GeneratorRules(variant)
         self.geometry = rules.geometry
-        tables = MoveTables(rules)
+        tables = MoveTables(rules, chunked=not traced)
         capture_sources = make_capture_sources(rules)
         search = make_capture_search(rules, traced)
         quiet_moves = (make_quiet_moves_traced if traced else make_quiet_moves)(rules, tables)

@@ -85,19 +85,20 @@ class MoveTables:
       by ``half + 1`` ("left") and by ``half`` ("right");
     * ``chunk``: bits per chunk; ``white_step_chunks`` / ``black_step_chunks``: the
       (left, right) :func:`chunk_tables`, only for the English family (10x10 ones
-      would be large), else ``()``;
+      would be large) and when ``chunked``, else ``()``;
     * ``white_jumps`` / ``black_jumps``: the (left, right) :func:`jump_table` pair;
     * ``white_hops`` / ``black_hops``: their :func:`hop_table`.
     """
 
-    def __init__(self, rules: GeneratorRules) -> None:
+    def __init__(self, rules: GeneratorRules, chunked: bool = True) -> None:
+        """``chunked=False`` leaves the chunk tables out (the traced shape does not read them)."""
         half, half1, top, bottom = rules.half, rules.half1, rules.top, rules.bottom
         self.white_step_left = step_table(rules, half1, True, top)
         self.white_step_right = step_table(rules, half, True, top)
         self.black_step_left = step_table(rules, half1, False, bottom)
         self.black_step_right = step_table(rules, half, False, bottom)
         self.chunk = (rules.bits + CHUNKS - 1) // CHUNKS
-        if rules.short_family:
+        if rules.short_family and chunked:
             self.white_step_chunks: tuple = (chunk_tables(self.white_step_left, self.chunk),
                                              chunk_tables(self.white_step_right, self.chunk))
             self.black_step_chunks: tuple = (chunk_tables(self.black_step_left, self.chunk),

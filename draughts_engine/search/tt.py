@@ -34,11 +34,13 @@ import gc
 import sys
 from typing import Any, Dict, Hashable, Optional, Tuple
 
+from ..runtime import PYPY
 from .interface import MATE_BOUND
 
 __all__ = ["TranspositionTable", "EXACT", "LOWER", "UPPER", "to_tt", "from_tt", "cutoff",
            "entry_bytes", "entry_bytes_getsizeof", "entry_bytes_gc", "sample_entry",
-           "DEFAULT_ENTRY_BYTES", "InvalidHashSizeError", "MIN_MB", "MAX_MB"]
+           "DEFAULT_ENTRY_BYTES", "PYPY_ENTRY_BYTES", "InvalidHashSizeError", "MIN_MB",
+           "MAX_MB"]
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -97,6 +99,13 @@ def cutoff(entry: Entry, depth: int, alpha: int, beta: int, ply: int) -> Optiona
 DEFAULT_ENTRY_BYTES = 480
 """Bytes per entry where they cannot be measured (CPython 3.11 measures 477)."""
 
+PYPY_ENTRY_BYTES = 384
+"""Bytes per entry on PyPy when its collector's count is out of reason (other threads
+allocating meanwhile): what :func:`entry_bytes_gc` measures on PyPy 7.3.11."""
+
+#: Figures of :func:`entry_bytes_gc` outside this range are taken for noise.
+PLAUSIBLE_ENTRY_BYTES = range(100, 2001)
+
 #: Entries of the sample table :func:`entry_bytes_gc` fills.
 GC_SAMPLE_ENTRIES = 4096
 
@@ -142,7 +151,8 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
 
     A table of ``entries`` sample entries (:func:`sample_entry`) is filled;
     the growth of the collector's old-generation memory (arenas and large
-    blocks, read after a full collection) divided by ``entries``, rounded up
+    blocks, read after a full collection) divided by ``entries`` (None when
+    outside :data:`PLAUSIBLE_ENTRY_BYTES`), rounded up
     to :data:`GC_ROUNDING` bytes, is the figure: the same whichever program
     measures it (about 30 ms, so :func:`entry_bytes` measures once, when a
     table is first built, not at import).
@@ -162,7 +172,8 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
     table = dict(sample_entry(i, board_bits) for i in range(entries))
     grown = used() - before
     del table
-    return -(-grown // (entries * GC_ROUNDING)) * GC_ROUNDING if grown > 0 else None
+    size = -(-grown // (entries * GC_ROUNDING)) * GC_ROUNDING
+    return size if size in PLAUSIBLE_ENTRY_BYTES else None
 
 
 @functools.lru_cache(maxsize=None)
@@ -183,7 +194,9 @@ def entry_bytes(board_bits: int = 54) -> int:
         measured = entry_bytes_gc(board_bits)
     except (AttributeError, TypeError):  # another PyPy's statistics
         measured = None
-    return measured if measured is not None else DEFAULT_ENTRY_BYTES
+    if measured is not None:
+        return measured
+    return PYPY_ENTRY_BYTES if PYPY else DEFAULT_ENTRY_BYTES
 
 
 class TranspositionTable:
