@@ -96,7 +96,7 @@ def square_text(square: int, variant: Variant, notation: Optional[str] = None) -
     ('c3', '22')
     """
     if resolve_notation(notation, variant) == ALGEBRAIC:
-        return geometry(variant.size).algebraic(square)
+        return variant.geometry.algebraic(square)
     return str(square)
 
 
@@ -109,7 +109,7 @@ def format_move(move: Move, variant: Variant, notation: Optional[str] = None,
     """
     if resolve_notation(notation, variant) == NUMERIC:
         return move.pdn(full_path)
-    name = geometry(variant.size).algebraic
+    name = variant.geometry.algebraic
     if not move.captured:
         return f"{name(move.start)}-{name(move.end)}"
     squares = move.path if full_path else (move.start, move.end)

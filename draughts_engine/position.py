@@ -81,7 +81,7 @@ class Position:
         (a long FEN is quoted cut short).
         """
         v = get_variant(variant)
-        geo = geometry(v.size)
+        geo = v.geometry
         if not isinstance(fen, str):
             raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
         text = fen.strip().strip('"').rstrip(".").strip()

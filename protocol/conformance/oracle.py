@@ -64,7 +64,7 @@ class Rules:
         except UnknownVariantError as exc:
             raise UsageError(str(exc)) from None
         self.name: str = self.variant.name
-        self.geometry: Geometry = geometry(self.variant.size)
+        self.geometry: Geometry = self.variant.geometry
         self._line: Optional[OpeningLine] = None
         self._multi: Optional[Optional[MultiCapture]] = None
         self._multi_searched = False
