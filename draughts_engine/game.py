@@ -17,7 +17,9 @@ Draw rules (see :class:`~.variants.DrawRules`) are applied from the record:
   stronger side has that many plies to win.
 
 A rule makes the game drawn on exactly the ply that completes the count.  The
-side to move losing because it has no legal move takes precedence.
+side to move losing because it has no legal move takes precedence (in
+antidraughts it wins; in breakthrough a side whose opponent has crowned a
+king has no move: the crowning side has won).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from .notation import parse_move
 from .pdn_reader import PdnSource, stream_records
 from .pdn_writer import write_game
 from .position import Position
-from .variants import Variant, get_variant
+from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
 __all__ = ["Game", "GameResult", "Counters"]
 
@@ -235,7 +237,14 @@ class Game:
         """The game state after the last move: a win, a draw (with the rule) or ongoing."""
         position = self.position
         if not position.raw_moves():
+            loser_moves = position.turn
             winner = "black" if position.white_to_move else "white"
+            goal = self.variant.goal
+            if goal == LOSE_GOAL:  # antidraughts: out of moves (or pieces) is a win
+                return GameResult(loser_moves, f"{loser_moves} has no legal move and wins",
+                                  "no-moves")
+            if goal == CROWN_GOAL and position.kings:
+                return GameResult(winner, f"{winner} crowned a king", "no-moves")
             return GameResult(winner, f"{position.turn} has no legal move", "no-moves")
         rules = self.variant.draw
         counters = self.counters[-1]

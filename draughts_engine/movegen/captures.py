@@ -363,7 +363,7 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
         if orders is not None and order >= orders.get(move, 0):
             orders[move] = order
         if paths is not None:
-            paths.setdefault(move, []).append(path)
+            paths.setdefault(move, []).append((path, order) if orders is not None else path)
 
     def king_jumps(origin: int, index: int, came: int, captured: int, opp: int, empty: int,
                    kings: int, path: tuple, order: int, out: list, orders: Optional[dict],
@@ -462,6 +462,9 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
         victims = opp if men_take_kings else opp & ~kings
         out: List[RawMove] = []
         orders: Optional[dict] = {} if track_order else None
+        kept = paths
+        if paths is not None and track_order:
+            paths = {}  # move -> [(path, order)]: only the best order's paths are kept
         base_empty = board ^ white ^ black
         while sources:
             bit = sources & -sources
@@ -477,6 +480,10 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
             if select is not None:
                 out = select(out, kings, orders)
             out = list(dict.fromkeys(out))
+        if kept is not None and paths is not kept:
+            for move in out:
+                best = orders[move]  # type: ignore[index]
+                kept[move] = [p for p, o in paths[move] if o == best]
         return out
 
     def count_captures(white: int, black: int, kings: int, white_to_move: bool,
