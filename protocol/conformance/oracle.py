@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
-from draughts_engine.bitboard import Geometry, geometry
+from draughts_engine.bitboard import Geometry
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.notation import move_text, parse_squares
-from draughts_engine.variants import WHITE, UnknownVariantError
+from draughts_engine.variants import CROWN_GOAL, WHITE, UnknownVariantError
 
 from .errors import ConformanceError, MoveTextError, UsageError
 from .wire import is_move_token
@@ -24,7 +24,8 @@ __all__ = ["NO_MOVES_FEN", "OpeningLine", "MultiCapture", "Rules"]
 
 
 NO_MOVES_FEN = "W:W:B1"
-"""A position whose side to move (White, without pieces) has no legal move in every variant."""
+"""A position whose side to move (White, without pieces) has no legal move, in every variant
+numbered from the top (:meth:`Rules.no_moves_fen` gives the one of any board)."""
 
 @dataclass(frozen=True)
 class OpeningLine:
@@ -169,11 +170,25 @@ class Rules:
             frontier = following
         raise ConformanceError(f"no capture within {max_plies} plies in {self.name}")
 
+    def _row(self, row: int) -> List[int]:
+        """The squares of a diagram row, left to right."""
+        geo = self.geometry
+        return [n for n in (geo.square_at(row, col) for col in range(geo.size)) if n]
+
     def kings_fen(self) -> str:
-        """A legal, ongoing position with kings and men of both sides, White to move."""
-        squares, half = self.geometry.squares, self.geometry.half
-        middle = squares // 2 + 1
-        return f"W:WK{middle},{squares - 1}:BK2,{half + 1}"
+        """A legal, ongoing position with kings and men of both sides, White to move
+        (men only in breakthrough, where a king ends the game)."""
+        size, half = self.geometry.size, self.geometry.half
+        king = "" if self.variant.goal == CROWN_GOAL else "K"
+        white = sorted([(self._row(size // 2)[0], king), (self._row(size - 1)[half - 2], "")])
+        black = sorted([(self._row(0)[1], king), (self._row(1)[0], "")])
+        return (f"W:W{','.join(k + str(n) for n, k in white)}"
+                f":B{','.join(k + str(n) for n, k in black)}")
+
+    def no_moves_fen(self) -> str:
+        """A position whose side to move (White, without pieces) has no legal move:
+        :data:`NO_MOVES_FEN` with Black's man on its own first square of this board."""
+        return f"W:W:B{self._row(0)[0]}"
 
     def ranged_fen(self) -> str:
         """The start position written with square ranges (``B:W21-32:B1-12``)."""

@@ -37,6 +37,7 @@ class BoardView {
     this.onMove = onMove;
     this.onHint = onHint || (() => {});
     this.size = 0;
+    this.cells = null;
     this.flipped = false;
     this.numbers = false;
     this.pieces = "";
@@ -62,10 +63,17 @@ class BoardView {
 
   /* ---------------------------------------------------------------- geometry */
 
+  /* [row, col] of a square as drawn; `cells` (from the server) places the squares of
+   * boards numbered otherwise (Italian, Spanish, Portuguese), else the PDN layout. */
   rowCol(square) {
-    const half = this.size / 2;
-    const row = Math.floor((square - 1) / half);
-    const col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    let row, col;
+    if (this.cells) {
+      [row, col] = this.cells[square - 1];
+    } else {
+      const half = this.size / 2;
+      row = Math.floor((square - 1) / half);
+      col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    }
     return this.flipped ? [this.size - 1 - row, this.size - 1 - col] : [row, col];
   }
 
@@ -85,9 +93,12 @@ class BoardView {
   /* Show a position: {size, pieces, legal, last, arrow}; `legal` is empty when the
    * person may not move now. Keeps a selection that is still possible. */
   show(view) {
-    const sizeChanged = view.size !== this.size;
+    const cells = view.cells || null;
+    const sizeChanged = view.size !== this.size
+      || JSON.stringify(cells) !== JSON.stringify(this.cells);
     const legalChanged = JSON.stringify(view.legal || []) !== JSON.stringify(this.legal);
     this.size = view.size;
+    this.cells = cells;
     this.pieces = view.pieces;
     this.legal = view.legal || [];
     this.last = view.last || null;
@@ -120,11 +131,17 @@ class BoardView {
     this.svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
     this.svg.classList.toggle("board-8", n === 8);
     this.svg.classList.toggle("board-10", n === 10);
+    this.svg.classList.toggle("board-12", n === 12);
     for (const name of ["squares", "labels"]) this.layers[name].textContent = "";
     this.rects = {};
+    const dark = new Set();
+    for (let square = 1; square <= n * n / 2; square += 1) {
+      const [row, col] = this.rowCol(square);
+      dark.add(row * n + col);
+    }
     for (let row = 0; row < n; row += 1) {
       for (let col = 0; col < n; col += 1) {
-        if ((row + col) % 2 === 0) {
+        if (!dark.has(row * n + col)) {
           svg("rect", {x: col, y: row, width: 1, height: 1, class: "light"}, this.layers.squares);
         }
       }
