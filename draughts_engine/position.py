@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Optional, Tuple, Union
 
-from .bitboard import Geometry, geometry, iter_bits, popcount
+from .bitboard import Geometry, geometry_of, iter_bits, popcount
 from .errors import InvalidFenError, clip
 from .move import Move
 from .movegen import MoveGenerator, RawMove, generator_for
@@ -32,11 +32,12 @@ def _zobrist_table(geo: Geometry) -> Tuple[Tuple[int, ...], ...]:
     Kinds: 0 white man, 1 black man, 2 white king, 3 black king; the last
     table holds one key: the side to move (xored in when Black is to move).
     """
-    table = _ZOBRIST.get(geo.size)
+    # Keyed by the layout's width as well: an all-squares 8x8 board has more bits.
+    table = _ZOBRIST.get(geo.bit_count_total)
     if table is None:
         rng = random.Random(_ZOBRIST_SEED + geo.size)
         kinds = tuple(tuple(rng.getrandbits(64) for _ in range(geo.bit_count_total)) for _ in range(4))
-        table = _ZOBRIST[geo.size] = kinds + ((rng.getrandbits(64),),)
+        table = _ZOBRIST[geo.bit_count_total] = kinds + ((rng.getrandbits(64),),)
     return table
 
 
@@ -81,7 +82,7 @@ class Position:
         (a long FEN is quoted cut short).
         """
         v = get_variant(variant)
-        geo = geometry(v.size)
+        geo = geometry_of(v)
         if not isinstance(fen, str):
             raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
         text = fen.strip().strip('"').rstrip(".").strip()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
-from draughts_engine.bitboard import Geometry, geometry
+from draughts_engine.bitboard import Geometry, geometry_of
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.notation import move_text, parse_squares
 from draughts_engine.variants import WHITE, UnknownVariantError
@@ -64,7 +64,7 @@ class Rules:
         except UnknownVariantError as exc:
             raise UsageError(str(exc)) from None
         self.name: str = self.variant.name
-        self.geometry: Geometry = geometry(self.variant.size)
+        self.geometry: Geometry = geometry_of(self.variant)
         self._line: Optional[OpeningLine] = None
         self._multi: Optional[Optional[MultiCapture]] = None
         self._multi_searched = False
