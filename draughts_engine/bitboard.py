@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Tuple
 
-__all__ = ["Geometry", "geometry", "geometry_of", "popcount", "iter_bits", "Bitboard",
+__all__ = ["Geometry", "geometry", "popcount", "iter_bits", "Bitboard",
            "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
 
 Bitboard = int
@@ -153,13 +153,3 @@ def geometry(size: int) -> Geometry:
         return _GEOMETRIES[size]
     except KeyError:
         raise ValueError(f"unsupported board size {size}") from None
-
-
-def geometry_of(variant) -> "Geometry":
-    """The board geometry of a variant: :func:`geometry` of its size, or, for a variant
-    whose every square is playable (``variant.all_squares``), the
-    :class:`~.fullboard.FullGeometry` (same interface, orthogonal directions)."""
-    if getattr(variant, "all_squares", False):
-        from .fullboard import full_geometry  # a leaf module that imports this one
-        return full_geometry(variant.size)  # type: ignore[return-value]
-    return geometry(variant.size)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
-from .bitboard import Bitboard, iter_bits
+from .bitboard import Bitboard, Geometry, geometry, iter_bits
 
-__all__ = ["FullGeometry", "full_geometry", "UP", "DOWN", "LEFT", "RIGHT",
+__all__ = ["FullGeometry", "full_geometry", "geometry_of", "UP", "DOWN", "LEFT", "RIGHT",
            "ORTHOGONAL", "ORTHOGONAL_REVERSE"]
 
 # Orthogonal direction indices; "up" is towards square 1 (White's promotion row).
@@ -140,3 +140,12 @@ def full_geometry(size: int) -> FullGeometry:
         return _FULL[size]
     except KeyError:
         raise ValueError(f"unsupported all-squares board size {size}") from None
+
+
+def geometry_of(variant) -> Geometry:
+    """The board geometry of a variant: :func:`~.bitboard.geometry` of its size, or, for a
+    variant whose every square is playable (``variant.all_squares``), its
+    :class:`FullGeometry` (the same interface, orthogonal directions)."""
+    if getattr(variant, "all_squares", False):
+        return full_geometry(variant.size)  # type: ignore[return-value]
+    return geometry(variant.size)

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from .bitboard import Geometry, geometry_of
+from .bitboard import Geometry
+from .fullboard import geometry_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, clip
 from .move import Move
 from .variants import ALGEBRAIC, NOTATIONS, NUMERIC, Variant

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Optional, Tuple, Union
 
-from .bitboard import Geometry, geometry_of, iter_bits, popcount
+from .bitboard import Geometry, iter_bits, popcount
+from .fullboard import geometry_of
 from .errors import InvalidFenError, clip
 from .move import Move
 from .movegen import MoveGenerator, RawMove, generator_for
@@ -264,7 +265,7 @@ class Position:
             return colour + ",".join(items)
 
         text = f"{'W' if self.white_to_move else 'B'}:{side('W', self.white)}:{side('B', self.black)}"
-        if kings >> STATE_SHIFT:
+        if self.variant.king_move_limit and kings >> STATE_SHIFT:
             # The king-move count of the variants that limit it (a field of our own: ``KW28/2``).
             for colour, is_white in (("W", True), ("B", False)):
                 index, count = king_state(kings, is_white)

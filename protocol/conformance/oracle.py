@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
-from draughts_engine.bitboard import Geometry, geometry_of
+from draughts_engine.bitboard import Geometry
+from draughts_engine.fullboard import geometry_of
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.notation import move_text, parse_squares
 from draughts_engine.variants import WHITE, UnknownVariantError
