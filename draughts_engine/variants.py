@@ -236,7 +236,7 @@ FRISIAN = Variant(
     draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
                    one_vs_one_plies=4, one_vs_one_kings_only=True),
     aliases=("fries", "frisian-draughts"),
-    king_value=190, notation=NUMERIC, hub_names=("frisian",),
+    king_value=190, notation=NUMERIC, hub_names=("frisian",), pdn_results=("2-0", "0-2", "1-1"),
     published_perft=(9, 81, 658, 3874, 21265, 102431, 540126, 2825779),
     orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
     king_move_limit=3,
@@ -247,7 +247,7 @@ FRYSK = Variant(
     draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
                    one_vs_one_plies=4, one_vs_one_kings_only=True),
     aliases=("frysk!",),
-    king_value=190, notation=NUMERIC, hub_names=("frysk",),
+    king_value=190, notation=NUMERIC, hub_names=("frysk",), pdn_results=("2-0", "0-2", "1-1"),
     orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
     king_move_limit=3,
 )
