@@ -87,6 +87,7 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
     OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),
+    OptionSpec("EndgameTables", "check", True),
 )
 
 

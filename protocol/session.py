@@ -46,8 +46,9 @@ class Session:
             if self._engine is None:
                 from draughts_engine.search.engine import Searcher
                 self._engine = Searcher(hash_mb=int(self.options["Hash"]),
-                                      evaluation=str(self.options["Eval"]),
-                                      algorithm=str(self.options["Search"]))
+                                        evaluation=str(self.options["Eval"]),
+                                        algorithm=str(self.options["Search"]),
+                                        endgame_tables=bool(self.options["EndgameTables"]))
             return self._engine
 
     def engine_if_built(self) -> Any:
@@ -80,6 +81,8 @@ class Session:
                 engine.set_evaluation(str(value))
             elif option == "Search":
                 engine.set_algorithm(str(value))
+            elif option == "EndgameTables":
+                engine.set_endgame_tables(bool(value))
         self.options.values[option] = value
         return option, value
 
