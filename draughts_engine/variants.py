@@ -24,12 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
-from .bitboard import STANDARD, TURNED, TURNED_FROM_WHITE, Geometry, geometry
+from .bitboard import STANDARD, TURNED, TURNED_FROM_WHITE, Geometry
 from .errors import DraughtsError
+from .fullboard import geometry_of
 
 __all__ = ["Variant", "DrawRules", "UnknownVariantError", "get_variant", "variant_names",
            "variant_for_game_type", "VARIANTS", "ENGLISH", "RUSSIAN", "BRAZILIAN",
-           "INTERNATIONAL", "WHITE", "BLACK", "NUMERIC", "ALGEBRAIC", "NOTATIONS",
+           "INTERNATIONAL", "FRISIAN", "FRYSK", "TURKISH", "WHITE", "BLACK", "NUMERIC",
+           "ALGEBRAIC", "NOTATIONS",
            "PRECEDENCE_CRITERIA", "NORMAL_GOAL", "LOSE_GOAL", "CROWN_GOAL",
            "ITALIAN", "SPANISH", "PORTUGUESE", "CZECH", "POOL", "THAI", "CANADIAN",
            "ANTIDRAUGHTS", "BREAKTHROUGH", "KILLER"]
@@ -84,6 +86,15 @@ class DrawRules:
     """How the three-vs-one rule counts: True (Russian) for three or more kings,
     and only kings, against a lone king; False (FMJD) for exactly three pieces,
     at least one of them a king, against a lone king."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    two_vs_one_all_kings: bool = False
+    """How the two-vs-one rule counts: True (Frisian) for exactly two kings against a
+    lone king; False (FMJD) for two pieces or fewer, one a king."""
+    one_vs_one_plies: int = 0
+    """One piece against one piece: the game is drawn after this many plies
+    (Frisian two moves each with a king each; Turkish two moves each, any pieces)."""
+    one_vs_one_kings_only: bool = False
+    """Whether the one-vs-one rule needs both pieces to be kings (Frisian)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,29 @@ class Variant:
     published_perft: Tuple[int, ...] = ()
     """Perft counts of the start position published by the rules community,
     depth 1 upwards (the conformance suite judges engines against them)."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    orthogonal_captures: bool = False
+    """Whether pieces also capture along rows and columns (Frisian: a man jumps the
+    piece two columns or two rows away; kings fly in all eight directions)."""
+    all_squares: bool = False
+    """Whether every square of the board is playable and pieces move along rows and
+    columns only (Turkish); squares are then numbered 1..size*size row by row."""
+    men_move_sideways: bool = False
+    """Whether men also step and capture sideways (Turkish: forward and sideways, never back)."""
+    remove_during_capture: bool = False
+    """Whether each captured piece leaves the board at once, before the capture goes on
+    (Turkish, Thai), instead of at the end of the move; a king may then not turn 180
+    degrees between two captures, unless :attr:`king_may_turn_back` (Thai)."""
+    capture_king_value: int = 100
+    """What a captured king weighs for the majority rule, a man weighing 100 (Frisian
+    199: more than one man, less than two, so n kings outweigh 2n-1 men)."""
+    king_first_at_equal_value: bool = False
+    """Whether, between captures of equal value, one made by a king must be taken (Frisian)."""
+    king_move_limit: int = 0
+    """Non-capturing moves in a row the same king may make while its side still has
+    men (Frisian 3; 0: no limit).  The count is part of the position."""
+    start_position: str = ""
+    """An explicit start FEN when the start is not ``start_rows`` full rows (Turkish)."""
     # ---- rules added for the diagonal families (Italian ... killer) ----------
     layout: str = STANDARD
     """How the board stands and is numbered (:data:`~.bitboard.LAYOUTS`): Italian
@@ -159,10 +193,9 @@ class Variant:
     king_lands_behind: bool = False
     """Whether a capturing flying king must land on the square right behind each
     piece it takes (Thai)."""
-    remove_at_once: bool = False
-    """Whether each captured piece leaves the board as it is jumped (Thai), so its
-    square may be crossed again; else the pieces go when the move ends and a
-    captured piece blocks (it is never jumped twice)."""
+    king_may_turn_back: bool = False
+    """Thai: with :attr:`remove_during_capture`, a capturing king may turn back (180
+    degrees) over the squares it has emptied."""
     king_halts_behind_king: bool = False
     """Killer: a king whose capture ends by taking a king must land right behind it."""
     goal: str = NORMAL_GOAL
@@ -181,18 +214,19 @@ class Variant:
 
     @property
     def geometry(self) -> Geometry:
-        """The board of this variant: size and :attr:`layout` (square numbers, diagram)."""
-        return geometry(self.size, self.layout)
+        """The board of this variant (:func:`~.fullboard.geometry_of`): size, and
+        :attr:`layout` (square numbers, diagram) or every square playable."""
+        return geometry_of(self)
 
     @property
     def squares(self) -> int:
-        """Number of playable (dark) squares."""
-        return self.size * self.size // 2
+        """Number of playable squares (the dark ones, or all of them: :attr:`all_squares`)."""
+        return self.size * self.half
 
     @property
     def half(self) -> int:
         """Playable squares per row."""
-        return self.size // 2
+        return self.size if self.all_squares else self.size // 2
 
     @property
     def algebraic(self) -> bool:
@@ -206,6 +240,8 @@ class Variant:
 
     def start_fen(self) -> str:
         """The PDN FEN of the start position (numeric squares, with ranges)."""
+        if self.start_position:
+            return self.start_position
         n = self.start_rows * self.half
         side = "W" if self.first == WHITE else "B"
         if self.layout == TURNED_FROM_WHITE:
@@ -301,7 +337,7 @@ THAI = Variant(
     majority_capture=False, promote_during_capture=False, game_type=31, start_rows=2,
     draw=DrawRules(repetitions=3),
     aliases=("makhos", "mak-hot"), king_value=220, notation=NUMERIC, hub_names=("thai",),
-    king_lands_behind=True, remove_at_once=True,
+    king_lands_behind=True, remove_during_capture=True, king_may_turn_back=True,
     # dctl's table, counted from the 12-man start (W:W21-32:B1-12), not Thai's own.
     published_perft=(),
 )
@@ -337,12 +373,46 @@ KILLER = Variant(
     hub_names=("killer",), pdn_results=("2-0", "0-2", "1-1"),
     king_halts_behind_king=True, pdn_variant="Killer",
 )
+DIAGONAL_VARIANTS: Tuple[Variant, ...] = (ITALIAN, SPANISH, PORTUGUESE, CZECH, POOL, THAI,
+                                          CANADIAN, ANTIDRAUGHTS, BREAKTHROUGH, KILLER)
 # ---- end of the diagonal families' block ------------------------------------
 
-VARIANTS: Dict[str, Variant] = {v.name: v for v in (
-    ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL,
-    ITALIAN, SPANISH, PORTUGUESE, CZECH, POOL, THAI, CANADIAN,
-    ANTIDRAUGHTS, BREAKTHROUGH, KILLER)}
+# ---- orthogonal families: Frisian, Frysk!, Turkish (docs/variants-orthogonal.md) ----------
+FRISIAN = Variant(
+    name="frisian", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=40, start_rows=4,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("fries", "frisian-draughts"),
+    king_value=190, notation=NUMERIC, hub_names=("frisian",), pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(9, 81, 658, 3874, 21265, 102431, 540126, 2825779),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+FRYSK = Variant(
+    name="frysk", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=97, start_rows=1,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("frysk!",),
+    king_value=190, notation=NUMERIC, hub_names=("frysk",), pdn_results=("2-0", "0-2", "1-1"),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+TURKISH = Variant(
+    name="turkish", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=30, start_rows=2,
+    draw=DrawRules(repetitions=3, one_vs_one_plies=4),
+    aliases=("dama", "turkish-draughts"),
+    king_value=500, notation=ALGEBRAIC, hub_names=("turkish",),
+    all_squares=True, men_move_sideways=True, remove_during_capture=True,
+    start_position="W:W41-56:B9-24",
+)
+ORTHOGONAL_VARIANTS: Tuple[Variant, ...] = (FRISIAN, FRYSK, TURKISH)
+# ---- end of the orthogonal families ---------------------------------------------------------
+
+VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)
+                                + ORTHOGONAL_VARIANTS + DIAGONAL_VARIANTS}
 """The draughts variants by canonical name."""
 
 

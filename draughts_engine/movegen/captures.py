@@ -344,14 +344,15 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
     the kings mask before the move, ``order`` the king-order bits so far (see
     :func:`make_precedence`), ``orders`` the dict of the best order per move
     (None when the variant does not compare orders), ``taken_king`` whether the
-    piece just jumped is a king, ``behind`` / ``at_once`` / ``halt_king`` the
-    Thai and killer rules of :class:`~.rules.GeneratorRules`.
+    piece just jumped is a king, ``behind`` / ``at_once`` / ``turn_back`` /
+    ``halt_king`` the Thai and killer rules of :class:`~.rules.GeneratorRules`.
     """
     board, top, bottom = rules.board, rules.top, rules.bottom
     neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
     flying, promote_in_capture = rules.flying, rules.promote_in_capture
     men_take_kings = rules.men_take_kings
     behind, at_once, halt_king = rules.lands_behind, rules.at_once, rules.halts_behind_king
+    turn_back = rules.turn_back
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
     track_order = "king_order" in rules.precedence
     select = make_precedence(rules)
@@ -370,8 +371,8 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
                    paths: Optional[dict], promotes: bool) -> bool:
         """Extend a king's capture from bit ``index``; True if it could."""
         extended = False
-        # A captured piece that stays on the board blocks the way back.
-        back = -1 if at_once else reverse[came]
+        # A captured piece that stays on the board blocks the way back (Thai: it is gone).
+        back = -1 if turn_back else reverse[came]
         for d in all_dirs:
             if d == back:
                 continue

@@ -57,6 +57,7 @@ class GeneratorRules:
     * ``men_take_kings``: men may capture kings (False in Italian);
     * ``lands_behind``: a capturing king lands right behind each piece (Thai);
     * ``at_once``: captured pieces leave the board as they are jumped (Thai);
+      ``turn_back``: a capturing king may then turn 180 degrees (Thai);
     * ``halts_behind_king``: killer's rule for a capture ending on a king;
     * ``rich``: one of the rules above needs the capture search that tracks them
       (:func:`~.captures.make_rich_capture_search`);
@@ -84,7 +85,8 @@ class GeneratorRules:
         self.precedence = variant.precedence
         self.men_take_kings = variant.men_capture_kings
         self.lands_behind = variant.king_lands_behind
-        self.at_once = variant.remove_at_once
+        self.at_once = variant.remove_during_capture
+        self.turn_back = variant.king_may_turn_back
         self.halts_behind_king = variant.king_halts_behind_king
         self.rich = (not self.men_take_kings or self.lands_behind or self.at_once
                      or self.halts_behind_king or "king_order" in self.precedence)
