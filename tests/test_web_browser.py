@@ -293,3 +293,17 @@ def test_frisian_orthogonal_capture_by_clicks(page, web):
     page.click('[data-square="26"]')
     assert wait_played(page, 1)[0] == "28x26"
     assert piece(page, 26) == "w" and piece(page, 27) is None
+
+
+def test_turned_and_12x12_boards_are_drawn_as_their_players_see_them(page, web):
+    open_page(page, web, "?variant=italian&black=human")
+    square = "document.querySelector('[data-square=\"{}\"]').getAttribute('{}')"
+    # Italian: a8 is square 1 (top left), h1 is 32 (bottom right); a1 is a light square
+    assert (page.evaluate(square.format(1, "x")), page.evaluate(square.format(1, "y"))) == ("0", "0")
+    assert (page.evaluate(square.format(32, "x")), page.evaluate(square.format(32, "y"))) == ("7", "7")
+    open_page(page, web, "?variant=spanish&black=human")
+    assert (page.evaluate(square.format(1, "x")), page.evaluate(square.format(1, "y"))) == ("7", "7")
+    assert piece(page, 1) == "w" and piece(page, 32) == "b"
+    open_page(page, web, "?variant=canadian&black=human")
+    assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 72
+    assert page.evaluate("document.querySelectorAll('svg#board rect.light').length") == 72

@@ -510,7 +510,7 @@ class WebBoard:
             "variant": controller.variant,
             "size": geometry.size,
             # where each square is drawn (boards numbered otherwise: Italian, Spanish, ...)
-            "cells": None if geometry.layout == STANDARD else [
+            "cells": None if getattr(geometry, "layout", STANDARD) == STANDARD else [
                 list(geometry.row_col(n)) for n in range(1, geometry.squares + 1)],
             "fen": controller.fen(),
             "turn": controller.side_to_move,
