@@ -1,4 +1,4 @@
-"""Square <-> bit layout for 8x8 and 10x10 boards.
+"""Square <-> bit layout for 8x8, 10x10 and 12x12 boards.
 
 The playable squares are stored in a padded ("ghost square") layout: row ``r``
 (0 = top of the diagram) square ``i`` (0-based from the left) lives at bit
@@ -10,9 +10,16 @@ board mask:
 * down-left ``+H``, down-right ``+(H + 1)``, up-right ``-H``, up-left ``-(H + 1)``.
 
 For 8x8 this is the classic 35-bit layout with ghosts at bits 8, 17 and 26;
-for 10x10 the 54-bit layout with ghosts at 10, 21, 32 and 43.
+for 10x10 the 54-bit layout with ghosts at 10, 21, 32 and 43; 12x12 takes
+78 bits (Python ints have no width limit).
 
-Bitboards are plain ints.  Squares at the API are PDN numbers (1-based).
+Bitboards are plain ints.  Squares at the API are PDN numbers (1-based).  The
+bits are the same for every *layout* of a board size; a layout only says how
+the squares are numbered and where they stand in a diagram (see
+:data:`LAYOUTS`): Italian, Spanish and Portuguese players turn the board so
+that the playing square is in the bottom-right corner, and Spanish and
+Portuguese players count from White's side.  The move generator never sees
+the layout; the square numbers and coordinates at the API follow it.
 """
 from __future__ import annotations
 
@@ -21,7 +28,9 @@ from typing import Dict, Iterator, List, Tuple
 from .runtime import TRACED
 
 __all__ = ["Geometry", "geometry", "popcount", "popcount_bin", "popcount_swar", "iter_bits",
-           "Bitboard", "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
+           "Bitboard", "LAYOUTS",
+           "STANDARD", "TURNED", "TURNED_FROM_WHITE", "SIZES",
+           "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
 
 Bitboard = int
 
@@ -30,6 +39,20 @@ UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 REVERSE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
+#: Board sizes with a geometry.
+SIZES = (8, 10, 12)
+
+STANDARD = "standard"
+"""The PDN layout: the top row's playing squares are b, d, f, ... (a1 is a
+playing square); squares numbered row by row from the top, left to right."""
+TURNED = "turned"
+"""The board turned a quarter (Italian): a8 and h1 are playing squares, a1 is
+not; numbered like :data:`STANDARD`, from the top left (a8 = 1, h1 = 32)."""
+TURNED_FROM_WHITE = "turned-from-white"
+"""The turned board numbered from White's side (Spanish, Portuguese): h1 = 1,
+counting right to left and bottom to top, so a8 = 32 and White starts on 1-12."""
+LAYOUTS = (STANDARD, TURNED, TURNED_FROM_WHITE)
+
 
 def popcount_bin(x: int) -> int:
     """Number of set bits of a non-negative int (CPython before 3.10: one C-level count)."""
@@ -37,12 +60,16 @@ def popcount_bin(x: int) -> int:
 
 
 def popcount_swar(x: int) -> int:
-    """Number of set bits of a non-negative int below ``2**64``.
+    """Number of set bits of a non-negative int.
 
-    Bits are added in parallel within the word (pairs, nibbles, bytes, then
-    the bytes): plain machine-word arithmetic that PyPy's JIT compiles to a
-    dozen instructions, where ``bin(x).count("1")`` builds a string.
+    Below ``2**63`` (every board up to 10x10) the bits are added in parallel
+    within the word (pairs, nibbles, bytes, then the bytes): plain machine-word
+    arithmetic that PyPy's JIT compiles to a dozen instructions, where
+    ``bin(x).count("1")`` builds a string.  Larger boards (12x12) count by
+    :func:`popcount_bin`.
     """
+    if x >> 63:
+        return bin(x).count("1")
     x -= (x >> 1) & 0x5555555555555555
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -76,16 +103,28 @@ class Geometry:
     board size (obtain instances through :func:`geometry`).
     """
 
-    def __init__(self, size: int) -> None:
-        if size not in (8, 10):
+    def __init__(self, size: int, layout: str = STANDARD) -> None:
+        if size not in SIZES:
             raise ValueError(f"unsupported board size {size}")
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown board layout {layout!r}")
         half = size // 2
         self.size = size
         self.half = half
+        self.layout = layout
         self.squares = size * half
+        # The bits always hold the STANDARD numbering's squares ("internal"
+        # squares); ``internal[n - 1]`` is the internal square of square n.
+        internal = list(range(1, self.squares + 1))
+        if layout != STANDARD:
+            # Turned: the diagram is the standard one mirrored left to right.
+            internal = [(n - 1) // half * half + half - (n - 1) % half for n in internal]
+            if layout == TURNED_FROM_WHITE:
+                internal.reverse()
+        self.internal: Tuple[int, ...] = tuple(internal)
         self.square_bit_index: Tuple[int, ...] = tuple(
-            (n - 1) + ((n - 1) // half) // 2 for n in range(1, self.squares + 1))
-        self.bit_count_total = self.square_bit_index[-1] + 1
+            (m - 1) + ((m - 1) // half) // 2 for m in self.internal)
+        self.bit_count_total = (self.squares - 1) + ((self.squares - 1) // half) // 2 + 1
         #: PDN square number of a bit index (0 for ghost bits).
         self.square_of_index: List[int] = [0] * self.bit_count_total
         for n, idx in enumerate(self.square_bit_index, 1):
@@ -94,8 +133,10 @@ class Geometry:
         for idx in self.square_bit_index:
             self.board |= 1 << idx
         self.shifts = (-(half + 1), -half, half, half + 1)  # by direction index
-        self.top_row: Bitboard = self.mask_of(range(1, half + 1))            # White promotes here
-        self.bottom_row: Bitboard = self.mask_of(range(self.squares - half + 1, self.squares + 1))
+        index_of = self._internal_index
+        self.top_row: Bitboard = sum(1 << index_of(m) for m in range(1, half + 1))  # White promotes here
+        self.bottom_row: Bitboard = sum(1 << index_of(m) for m in
+                                        range(self.squares - half + 1, self.squares + 1))
         # neighbour[d][i]: bit index one step from bit index i in direction d, or -1.
         self.neighbour: Tuple[Tuple[int, ...], ...] = tuple(
             tuple(self._step(i, d) for i in range(self.bit_count_total)) for d in DIRECTIONS)
@@ -112,14 +153,19 @@ class Geometry:
                 per_square.append(tuple(ray))
             rays.append(tuple(per_square))
         self.ray: Tuple[Tuple[Tuple[int, ...], ...], ...] = tuple(rays)
+        self._square_of_internal: Dict[int, int] = {m: n for n, m in enumerate(self.internal, 1)}
         self._names: Dict[int, str] = {}
         self._by_name: Dict[str, int] = {}
-        if size == 8:
+        if size <= 8:
             for n in range(1, self.squares + 1):
                 row, col = self.row_col(n)
                 name = "abcdefgh"[col] + str(size - row)
                 self._names[n] = name
                 self._by_name[name] = n
+
+    def _internal_index(self, internal_square: int) -> int:
+        half = self.half
+        return (internal_square - 1) + ((internal_square - 1) // half) // 2
 
     def _step(self, index: int, direction: int) -> int:
         if index < 0 or not (self.board >> index) & 1:
@@ -150,15 +196,23 @@ class Geometry:
         return sorted(names[b.bit_length() - 1] for b in iter_bits(bb))
 
     def row_col(self, square: int) -> Tuple[int, int]:
-        """(row, column) of a PDN square; row 0 is the top of the diagram."""
-        row, i = divmod(square - 1, self.half)
-        return row, 2 * i + (1 if row % 2 == 0 else 0)
+        """(row, column) of a PDN square in the diagram; row 0 is the top (Black's side)."""
+        row, i = divmod(self.internal[square - 1] - 1, self.half)
+        col = 2 * i + (1 if row % 2 == 0 else 0)
+        if self.layout != STANDARD:
+            col = self.size - 1 - col
+        return row, col
 
     def square_at(self, row: int, col: int) -> int:
-        """PDN square at (row, col), or 0 for a light square or off the board."""
-        if not (0 <= row < self.size and 0 <= col < self.size) or (row + col) % 2 == 0:
+        """PDN square at (row, col) of the diagram, or 0 for a light square or off the board."""
+        if not (0 <= row < self.size and 0 <= col < self.size):
             return 0
-        return row * self.half + col // 2 + 1
+        if self.layout != STANDARD:
+            col = self.size - 1 - col
+        if (row + col) % 2 == 0:
+            return 0
+        internal = row * self.half + col // 2 + 1
+        return self._square_of_internal[internal]
 
     def algebraic(self, square: int) -> str:
         """Algebraic name (``a1``..``h8``) of an 8x8 square; White's side is rank 1."""
@@ -169,12 +223,14 @@ class Geometry:
         return self._by_name.get(name.lower(), 0)
 
 
-_GEOMETRIES = {8: Geometry(8), 10: Geometry(10)}
+_GEOMETRIES: Dict[Tuple[int, str], Geometry] = {(8, STANDARD): Geometry(8),
+                                                 (10, STANDARD): Geometry(10)}
 
 
-def geometry(size: int) -> Geometry:
-    """The shared :class:`Geometry` of an 8x8 or 10x10 board."""
-    try:
-        return _GEOMETRIES[size]
-    except KeyError:
-        raise ValueError(f"unsupported board size {size}") from None
+def geometry(size: int, layout: str = STANDARD) -> Geometry:
+    """The shared :class:`Geometry` of a board size (8, 10, 12) and layout (:data:`LAYOUTS`)."""
+    geo = _GEOMETRIES.get((size, layout))
+    if geo is None:
+        geo = Geometry(size, layout)  # raises ValueError for a bad size or layout
+        _GEOMETRIES[(size, layout)] = geo
+    return geo

@@ -41,7 +41,7 @@ from typing import Callable, Dict, List, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
-from .variants import Variant, get_variant
+from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
 __all__ = ["Evaluator", "UnknownEvaluationError", "evaluator", "evaluation_names",
            "evaluate", "explain", "EVALUATIONS", "MAN_VALUE"]
@@ -153,6 +153,14 @@ class _Tables:
 _TABLES: Dict[int, _Tables] = {8: _Tables(geometry(8)), 10: _Tables(geometry(10))}
 
 
+def _tables(size: int) -> _Tables:
+    """The tables of a board size (built on first use for sizes other than 8 and 10)."""
+    tables = _TABLES.get(size)
+    if tables is None:
+        tables = _TABLES[size] = _Tables(geometry(size))
+    return tables
+
+
 # ---------------------------------------------------------------------------
 # The full evaluation.
 
@@ -160,7 +168,7 @@ class _Weights:
     """Weights of the full evaluation for one board size (centi-men)."""
 
     def __init__(self, size: int, king: int) -> None:
-        big = size == 10
+        big = size >= 10
         self.man = MAN_VALUE
         self.king = king
         men = 20 if big else 12
@@ -188,7 +196,7 @@ class _Weights:
 
 
 def _build_full(variant: Variant) -> Callable[..., object]:
-    t = _TABLES[variant.size]
+    t = _tables(variant.size)
     geo = t.geo
     w = _Weights(variant.size, variant.king_value)
     pc = popcount
@@ -364,7 +372,7 @@ CLASSIC_WEIGHTS = {"man": 5, "king": 10, "backrank": 1, "centre": 3, "edge": 1}
 
 
 def _build_classic(variant: Variant) -> Callable[..., object]:
-    t = _TABLES[variant.size]
+    t = _tables(variant.size)
     pc = popcount
     s = CLASSIC_SCALE
     MAN, KING = CLASSIC_WEIGHTS["man"] * s, CLASSIC_WEIGHTS["king"] * s
@@ -398,6 +406,66 @@ EVALUATIONS: Dict[str, Callable[[Variant], Callable[..., object]]] = {
 _CACHE: Dict[Tuple[str, str], Evaluator] = {}
 
 
+# ---------------------------------------------------------------------------
+# Variants whose goal is not the usual one (variants.LOSE_GOAL, CROWN_GOAL).
+
+def _for_losing(build: Callable[[Variant], Callable[..., object]]
+                ) -> Callable[[Variant], Callable[..., object]]:
+    """Antidraughts: the usual evaluation with its sign turned (material is a burden)."""
+    def build_losing(variant: Variant) -> Callable[..., object]:
+        inner = build(variant)
+
+        def losing(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
+            if detail:
+                return [(name, -value) for name, value in  # type: ignore[union-attr]
+                        inner(white, black, kings, white_to_move, True)]
+            return -inner(white, black, kings, white_to_move)  # type: ignore[operator]
+
+        return losing
+    return build_losing
+
+
+def _build_race(variant: Variant) -> Callable[..., object]:
+    """Breakthrough: material, and a crowning race (the first king wins).
+
+    ``race``: per man, a bonus that grows with the square of the rows it has
+    advanced, and a man whose way to the promotion row is free (nothing in its
+    cone, :meth:`_Tables.cone`) gets a bonus that grows as it gets closer.
+    """
+    t = _tables(variant.size)
+    geo = t.geo
+    size = geo.size
+    pc = popcount
+    MAN, KING = MAN_VALUE, variant.king_value
+    # per bit: (cone, row bonus, free-path bonus) for each colour
+    white_info: Dict[int, Tuple[int, int, int]] = {}
+    black_info: Dict[int, Tuple[int, int, int]] = {}
+    for n in range(1, geo.squares + 1):
+        row = geo.row_col(n)[0]
+        bit = geo.bit(n)
+        w_ahead, b_ahead = size - 1 - row, row            # rows advanced
+        white_info[bit] = (t.cone(n, True), 2 * w_ahead * w_ahead, 600 // (row + 1))
+        black_info[bit] = (t.cone(n, False), 2 * b_ahead * b_ahead, 600 // (size - row))
+
+    def race(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
+        material = (pc(white) - pc(black)) * MAN + (pc(white & kings) - pc(black & kings)) * (KING - MAN)
+        occupied = white | black
+        score = 0
+        for men, info, sign in ((white & ~kings, white_info, 1), (black & ~kings, black_info, -1)):
+            while men:
+                bit = men & -men
+                men ^= bit
+                cone, bonus, free = info[bit]
+                score += sign * (bonus + (free if not cone & occupied else 0))
+        if detail:
+            terms = [("material", material), ("race", score)]
+            return terms if white_to_move else [(name, -value) for name, value in terms]
+        total = material + score
+        return total if white_to_move else -total
+
+    return race
+
+
 def evaluation_names() -> Tuple[str, ...]:
     """Names accepted by :func:`evaluator`, the default first."""
     return tuple(EVALUATIONS)
@@ -416,6 +484,13 @@ def evaluator(name: str = "full", variant: "Variant | str" = "english") -> Evalu
     v = get_variant(variant)
     cached = _CACHE.get((key_name, v.name))
     if cached is None:
+        if v.all_squares:  # the all-squares boards (Turkish) have evaluators of their own
+            from .evaluate_full_board import FULL_BOARD_EVALUATIONS
+            build = FULL_BOARD_EVALUATIONS[key_name]  # type: ignore[index]
+        if v.goal == CROWN_GOAL:
+            build = _build_race
+        elif v.goal == LOSE_GOAL:
+            build = _for_losing(build)
         cached = _CACHE[(key_name, v.name)] = Evaluator(key_name, v, build(v))
     return cached
 

@@ -324,7 +324,8 @@ class _Reader:
         game_type = self.tags.get("GameType")
         if game_type is not None:
             code = _small_int(game_type.split(",")[0].strip())
-            variant = variant_for_game_type(code) if code is not None else None
+            variant = (variant_for_game_type(code, self.tags.get("Variant"))
+                       if code is not None else None)
             if variant is None:
                 self._problem(self.tag_lines["GameType"], f"unsupported GameType {clip(game_type)}")
                 return

@@ -88,12 +88,14 @@ def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
     merged.update(tags or {})
     merged.setdefault("Result", game.result().pdn(variant))
     merged["GameType"] = str(variant.game_type)
+    if variant.pdn_variant:  # the game variants that share International's number
+        merged.setdefault("Variant", variant.pdn_variant)
     start = game.start
     if start != type(start).start(variant):
         merged["SetUp"] = "1"
         merged["FEN"] = start.fen(style)
     lines = []
-    for name in SEVEN_TAGS + ("GameType", "SetUp", "FEN"):
+    for name in SEVEN_TAGS + ("GameType", "Variant", "SetUp", "FEN"):
         if name in merged:
             lines.append(tag_line(name, merged.pop(name)))
     for name, value in merged.items():

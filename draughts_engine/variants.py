@@ -24,11 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
+from .bitboard import STANDARD, TURNED, TURNED_FROM_WHITE, Geometry
 from .errors import DraughtsError
+from .fullboard import geometry_of
 
 __all__ = ["Variant", "DrawRules", "UnknownVariantError", "get_variant", "variant_names",
            "variant_for_game_type", "VARIANTS", "ENGLISH", "RUSSIAN", "BRAZILIAN",
-           "INTERNATIONAL", "WHITE", "BLACK", "NUMERIC", "ALGEBRAIC", "NOTATIONS"]
+           "INTERNATIONAL", "FRISIAN", "FRYSK", "TURKISH", "WHITE", "BLACK", "NUMERIC",
+           "ALGEBRAIC", "NOTATIONS",
+           "PRECEDENCE_CRITERIA", "NORMAL_GOAL", "LOSE_GOAL", "CROWN_GOAL",
+           "ITALIAN", "SPANISH", "PORTUGUESE", "CZECH", "POOL", "THAI", "CANADIAN",
+           "ANTIDRAUGHTS", "BREAKTHROUGH", "KILLER"]
 
 WHITE = "white"
 BLACK = "black"
@@ -38,6 +44,19 @@ NUMERIC = "numeric"
 ALGEBRAIC = "algebraic"
 """Squares written as board coordinates (``c3-d4``, ``W:Wa1,c3``); 8x8 boards only."""
 NOTATIONS: Tuple[str, ...] = (NUMERIC, ALGEBRAIC)
+
+PRECEDENCE_CRITERIA: Tuple[str, ...] = ("pieces", "with_king", "kings", "king_order")
+"""The capture-precedence criteria a variant may list in :attr:`Variant.capture_precedence`,
+compared in the order listed, each "more is better": ``pieces`` the number of pieces
+taken, ``with_king`` whether a king captures, ``kings`` the number of kings taken,
+``king_order`` how early in the sequence the kings are taken."""
+
+NORMAL_GOAL = "normal"
+"""Win by taking every piece of the opponent or leaving it without a move."""
+LOSE_GOAL = "lose"
+"""Antidraughts: a side without pieces or without a legal move has won."""
+CROWN_GOAL = "crown"
+"""Breakthrough: the first side to crown a king has won (the game ends there)."""
 
 
 class UnknownVariantError(DraughtsError):
@@ -67,6 +86,15 @@ class DrawRules:
     """How the three-vs-one rule counts: True (Russian) for three or more kings,
     and only kings, against a lone king; False (FMJD) for exactly three pieces,
     at least one of them a king, against a lone king."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    two_vs_one_all_kings: bool = False
+    """How the two-vs-one rule counts: True (Frisian) for exactly two kings against a
+    lone king; False (FMJD) for two pieces or fewer, one a king."""
+    one_vs_one_plies: int = 0
+    """One piece against one piece: the game is drawn after this many plies
+    (Frisian two moves each with a king each; Turkish two moves each, any pieces)."""
+    one_vs_one_kings_only: bool = False
+    """Whether the one-vs-one rule needs both pieces to be kings (Frisian)."""
 
 
 @dataclass(frozen=True)
@@ -129,16 +157,76 @@ class Variant:
     published_perft: Tuple[int, ...] = ()
     """Perft counts of the start position published by the rules community,
     depth 1 upwards (the conformance suite judges engines against them)."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    orthogonal_captures: bool = False
+    """Whether pieces also capture along rows and columns (Frisian: a man jumps the
+    piece two columns or two rows away; kings fly in all eight directions)."""
+    all_squares: bool = False
+    """Whether every square of the board is playable and pieces move along rows and
+    columns only (Turkish); squares are then numbered 1..size*size row by row."""
+    men_move_sideways: bool = False
+    """Whether men also step and capture sideways (Turkish: forward and sideways, never back)."""
+    remove_during_capture: bool = False
+    """Whether each captured piece leaves the board at once, before the capture goes on
+    (Turkish, Thai), instead of at the end of the move; a king may then not turn 180
+    degrees between two captures, unless :attr:`king_may_turn_back` (Thai)."""
+    capture_king_value: int = 100
+    """What a captured king weighs for the majority rule, a man weighing 100 (Frisian
+    199: more than one man, less than two, so n kings outweigh 2n-1 men)."""
+    king_first_at_equal_value: bool = False
+    """Whether, between captures of equal value, one made by a king must be taken (Frisian)."""
+    king_move_limit: int = 0
+    """Non-capturing moves in a row the same king may make while its side still has
+    men (Frisian 3; 0: no limit).  The count is part of the position."""
+    start_position: str = ""
+    """An explicit start FEN when the start is not ``start_rows`` full rows (Turkish)."""
+    # ---- rules added for the diagonal families (Italian ... killer) ----------
+    layout: str = STANDARD
+    """How the board stands and is numbered (:data:`~.bitboard.LAYOUTS`): Italian
+    turns the board (``a8`` and ``h1`` are playing squares), Spanish and
+    Portuguese turn it and count from White's side (White starts on 1-12)."""
+    capture_precedence: Tuple[str, ...] = ()
+    """The capture-precedence criteria (:data:`PRECEDENCE_CRITERIA`) in order; empty
+    means ``("pieces",)`` when :attr:`majority_capture` is set, else free choice."""
+    men_capture_kings: bool = True
+    """Whether men may capture kings (Italian: only kings capture kings)."""
+    king_lands_behind: bool = False
+    """Whether a capturing flying king must land on the square right behind each
+    piece it takes (Thai)."""
+    king_may_turn_back: bool = False
+    """Thai: with :attr:`remove_during_capture`, a capturing king may turn back (180
+    degrees) over the squares it has emptied."""
+    king_halts_behind_king: bool = False
+    """Killer: a king whose capture ends by taking a king must land right behind it."""
+    goal: str = NORMAL_GOAL
+    """What wins: :data:`NORMAL_GOAL`, :data:`LOSE_GOAL` (antidraughts) or
+    :data:`CROWN_GOAL` (breakthrough)."""
+    pdn_variant: str = ""
+    """The PDN ``[Variant]`` tag value of a variant that shares its ``GameType``
+    number with another (the International game variants); empty otherwise."""
+
+    @property
+    def precedence(self) -> Tuple[str, ...]:
+        """The capture-precedence criteria in force (see :attr:`capture_precedence`)."""
+        if self.capture_precedence:
+            return self.capture_precedence
+        return ("pieces",) if self.majority_capture else ()
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board of this variant (:func:`~.fullboard.geometry_of`): size, and
+        :attr:`layout` (square numbers, diagram) or every square playable."""
+        return geometry_of(self)
 
     @property
     def squares(self) -> int:
-        """Number of playable (dark) squares."""
-        return self.size * self.size // 2
+        """Number of playable squares (the dark ones, or all of them: :attr:`all_squares`)."""
+        return self.size * self.half
 
     @property
     def half(self) -> int:
         """Playable squares per row."""
-        return self.size // 2
+        return self.size if self.all_squares else self.size // 2
 
     @property
     def algebraic(self) -> bool:
@@ -152,8 +240,12 @@ class Variant:
 
     def start_fen(self) -> str:
         """The PDN FEN of the start position (numeric squares, with ranges)."""
+        if self.start_position:
+            return self.start_position
         n = self.start_rows * self.half
         side = "W" if self.first == WHITE else "B"
+        if self.layout == TURNED_FROM_WHITE:
+            return f"{side}:W1-{n}:B{self.squares - n + 1}-{self.squares}"
         return f"{side}:W{self.squares - n + 1}-{self.squares}:B1-{n}"
 
     def __repr__(self) -> str:
@@ -195,7 +287,132 @@ INTERNATIONAL = Variant(
     published_perft=(9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763),
 )
 
-VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)}
+# ---------------------------------------------------------------------------
+# The diagonal families added after the first four (issue 15).  Sources and what
+# is uncertain: docs/variants.md.
+
+ITALIAN = Variant(
+    name="italian", size=8, first=WHITE, men_capture_backwards=False, flying_kings=False,
+    majority_capture=True, promote_during_capture=False, game_type=22, start_rows=3,
+    draw=DrawRules(repetitions=3, no_progress_plies=80),
+    aliases=("dama-italiana", "italian-draughts"), king_value=170, notation=NUMERIC,
+    hub_names=("italian",), layout=TURNED, men_capture_kings=False,
+    capture_precedence=("pieces", "with_king", "kings", "king_order"),
+    published_perft=(7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384),
+)
+SPANISH = Variant(
+    name="spanish", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=24, start_rows=3,
+    draw=DrawRules(repetitions=3, no_progress_plies=80),
+    aliases=("damas", "spain"), king_value=250, notation=NUMERIC,
+    hub_names=("spanish",), layout=TURNED_FROM_WHITE, capture_precedence=("pieces", "kings"),
+    published_perft=(7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464),
+)
+PORTUGUESE = Variant(
+    name="portuguese", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=28, start_rows=3,
+    draw=DrawRules(repetitions=3, no_progress_plies=80),
+    aliases=("damas-classicas", "portugal"), king_value=250, notation=NUMERIC,
+    hub_names=("portuguese",), layout=TURNED_FROM_WHITE, capture_precedence=("pieces", "kings"),
+    published_perft=(7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464),
+)
+CZECH = Variant(
+    name="czech", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=False, promote_during_capture=False, game_type=29, start_rows=3,
+    draw=DrawRules(repetitions=3, kings_only_plies=60),
+    aliases=("czech-draughts", "dama-ceska"), king_value=250, notation=ALGEBRAIC,
+    hub_names=("czech",), capture_precedence=("with_king",),
+    published_perft=(7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671, 18368918),
+)
+POOL = Variant(
+    name="pool", size=8, first=BLACK, men_capture_backwards=True, flying_kings=True,
+    majority_capture=False, promote_during_capture=False, game_type=23, start_rows=3,
+    draw=DrawRules(repetitions=3, no_progress_plies=60),
+    aliases=("american-pool", "pool-checkers", "pool-checkers-american"), king_value=250, notation=NUMERIC,
+    hub_names=("pool",),
+    published_perft=(7, 49, 302, 1469, 7482, 37986, 190146, 929896, 4570534, 22435955),
+)
+THAI = Variant(
+    name="thai", size=8, first=BLACK, men_capture_backwards=False, flying_kings=True,
+    majority_capture=False, promote_during_capture=False, game_type=31, start_rows=2,
+    draw=DrawRules(repetitions=3),
+    aliases=("makhos", "mak-hot"), king_value=220, notation=NUMERIC, hub_names=("thai",),
+    king_lands_behind=True, remove_during_capture=True, king_may_turn_back=True,
+    # dctl's table, counted from the 12-man start (W:W21-32:B1-12), not Thai's own.
+    published_perft=(),
+)
+CANADIAN = Variant(
+    name="canadian", size=12, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=27, start_rows=5,
+    draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
+    aliases=("12x12",), king_value=350, notation=NUMERIC, hub_names=("canadian",),
+    pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(11, 121, 1222, 10053, 79049, 584100, 4369366, 31839056),
+)
+ANTIDRAUGHTS = Variant(
+    name="antidraughts", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=20, start_rows=4,
+    draw=DrawRules(repetitions=3),
+    aliases=("losing", "giveaway", "anti"), king_value=300, notation=NUMERIC,
+    hub_names=("losing", "antidraughts"), pdn_results=("2-0", "0-2", "1-1"),
+    goal=LOSE_GOAL, pdn_variant="Antidraughts",
+)
+BREAKTHROUGH = Variant(
+    name="breakthrough", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=20, start_rows=4,
+    draw=DrawRules(repetitions=3),
+    aliases=("bt",), king_value=300, notation=NUMERIC,
+    hub_names=("bt", "breakthrough"), pdn_results=("2-0", "0-2", "1-1"),
+    goal=CROWN_GOAL, pdn_variant="Breakthrough",
+)
+KILLER = Variant(
+    name="killer", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=20, start_rows=4,
+    draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
+    aliases=("killer-draughts",), king_value=300, notation=NUMERIC,
+    hub_names=("killer",), pdn_results=("2-0", "0-2", "1-1"),
+    king_halts_behind_king=True, pdn_variant="Killer",
+)
+DIAGONAL_VARIANTS: Tuple[Variant, ...] = (ITALIAN, SPANISH, PORTUGUESE, CZECH, POOL, THAI,
+                                          CANADIAN, ANTIDRAUGHTS, BREAKTHROUGH, KILLER)
+# ---- end of the diagonal families' block ------------------------------------
+
+# ---- orthogonal families: Frisian, Frysk!, Turkish (docs/variants-orthogonal.md) ----------
+FRISIAN = Variant(
+    name="frisian", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=40, start_rows=4,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("fries", "frisian-draughts"),
+    king_value=190, notation=NUMERIC, hub_names=("frisian",), pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(9, 81, 658, 3874, 21265, 102431, 540126, 2825779),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+FRYSK = Variant(
+    name="frysk", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=97, start_rows=1,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("frysk!",),
+    king_value=190, notation=NUMERIC, hub_names=("frysk",), pdn_results=("2-0", "0-2", "1-1"),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+TURKISH = Variant(
+    name="turkish", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=30, start_rows=2,
+    draw=DrawRules(repetitions=3, one_vs_one_plies=4),
+    aliases=("dama", "turkish-draughts"),
+    king_value=500, notation=ALGEBRAIC, hub_names=("turkish",),
+    all_squares=True, men_move_sideways=True, remove_during_capture=True,
+    start_position="W:W41-56:B9-24",
+)
+ORTHOGONAL_VARIANTS: Tuple[Variant, ...] = (FRISIAN, FRYSK, TURKISH)
+# ---- end of the orthogonal families ---------------------------------------------------------
+
+VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)
+                                + ORTHOGONAL_VARIANTS + DIAGONAL_VARIANTS}
 """The draughts variants by canonical name."""
 
 
@@ -208,7 +425,7 @@ def _lookup_table() -> Dict[str, Variant]:
 
 
 _LOOKUP: Dict[str, Variant] = _lookup_table()
-_BY_GAME_TYPE: Dict[int, Variant] = {v.game_type: v for v in VARIANTS.values()}
+_BY_GAME_TYPE: Dict[int, Variant] = {v.game_type: v for v in VARIANTS.values() if not v.pdn_variant}
 
 
 def get_variant(name: "str | Variant") -> Variant:
@@ -227,9 +444,20 @@ def get_variant(name: "str | Variant") -> Variant:
             f"unknown variant {shown!r} (known: {', '.join(variant_names())})") from None
 
 
-def variant_for_game_type(game_type: int) -> Optional[Variant]:
-    """The variant with PDN ``[GameType]`` number ``game_type``, or None."""
-    return _BY_GAME_TYPE.get(game_type)
+def variant_for_game_type(game_type: int, variant_tag: Optional[str] = None) -> Optional[Variant]:
+    """The variant with PDN ``[GameType]`` number ``game_type``, or None.
+
+    ``variant_tag`` (a PDN ``[Variant]`` tag) picks one of the variants that share
+    the number (``Antidraughts``, ``Breakthrough``, ``Killer`` under 20).
+    """
+    base = _BY_GAME_TYPE.get(game_type)
+    if base is not None and variant_tag:
+        wanted = variant_tag.strip().lower()
+        for v in VARIANTS.values():
+            if v.game_type == game_type and v.pdn_variant and (
+                    v.pdn_variant.lower() == wanted or _LOOKUP.get(wanted) is v):
+                return v
+    return base
 
 
 def variant_names() -> Tuple[str, ...]:

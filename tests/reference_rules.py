@@ -30,6 +30,25 @@ All variants: capturing is compulsory, a capture sequence must be completed,
 a piece cannot be jumped twice, captured pieces stay on the board (and block)
 until the sequence ends, the origin square is empty during the capture, and
 sequences with the same origin, destination and captured set are one move.
+
+The later diagonal families (``EXTRA`` adds their rules to ``RULES``):
+
+* ``italian``: English moves on the turned board (the top row's playing
+  squares are the even columns), men cannot take kings, and the sequences
+  kept are the best by (pieces taken, a king captures, kings taken, the
+  earliest kings: compared as the tuple of "is a king" per jump);
+* ``spanish``, ``portuguese``: flying kings, men forward only, best by
+  (pieces taken, kings taken); the turned board numbered from White's side
+  (square 1 is the bottom right corner, counting right to left, upwards);
+* ``czech``: flying kings, men forward only, a capture by a king has
+  precedence (then free choice);
+* ``pool``: Russian captures, but a man passing the king row stays a man;
+* ``thai``: flying kings that land right behind each piece they take, men
+  forward only, each captured piece leaves the board as it is jumped;
+* ``canadian``: International on 12x12;
+* ``antidraughts``, ``killer``, ``breakthrough``: International moves;
+  killer: a king whose sequence ends by taking a king lands right behind it;
+  breakthrough: a side whose opponent has a king has no move.
 """
 from __future__ import annotations
 
@@ -49,6 +68,38 @@ RULES = {
     "international": (10, True, True, True, "pass"),
 }
 
+#: name -> the later rules: layout ("standard", "turned", "turned-from-white"),
+#: men take kings, precedence (tuple of "pieces", "with_king", "kings",
+#: "king_order"), king lands right behind, pieces removed at once, killer, breakthrough.
+EXTRA = {}
+
+
+def _add(name: str, base: tuple, layout: str = "standard", men_take_kings: bool = True,
+         precedence: tuple = (), behind: bool = False, at_once: bool = False,
+         killer: bool = False, crown_wins: bool = False) -> None:
+    RULES[name] = base
+    if base[3] and not precedence:
+        precedence = ("pieces",)
+    EXTRA[name] = (layout, men_take_kings, precedence, behind, at_once, killer, crown_wins)
+
+
+_add("italian", (8, False, False, False, "stop"), layout="turned", men_take_kings=False,
+     precedence=("pieces", "with_king", "kings", "king_order"))
+_add("spanish", (8, True, False, False, "stop"), layout="turned-from-white",
+     precedence=("pieces", "kings"))
+_add("portuguese", (8, True, False, False, "stop"), layout="turned-from-white",
+     precedence=("pieces", "kings"))
+_add("czech", (8, True, False, False, "stop"), precedence=("with_king",))
+_add("pool", (8, True, True, False, "pass"))
+_add("thai", (8, True, False, False, "stop"), behind=True, at_once=True)
+_add("canadian", (12, True, True, True, "pass"))
+_add("antidraughts", (10, True, True, True, "pass"))
+_add("breakthrough", (10, True, True, True, "pass"), crown_wins=True)
+_add("killer", (10, True, True, True, "pass"), killer=True)
+for _name in ("english", "russian", "brazilian", "international"):
+    EXTRA[_name] = ("standard", True, ("pieces",) if RULES[_name][3] else (), False, False,
+                    False, False)
+
 DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
@@ -64,20 +115,27 @@ class RefMove(NamedTuple):
 
 
 # ---- coordinates ------------------------------------------------------------------
-def square_at(size: int, row: int, col: int) -> int:
+def square_at(size: int, row: int, col: int, layout: str = "standard") -> int:
     """PDN number of (row, col), or 0 off the board / on a light square."""
     if not (0 <= row < size and 0 <= col < size):
         return 0
-    if (row + col) % 2 == 0:
+    playing = (row + col) % 2 == (1 if layout == "standard" else 0)
+    if not playing:
         return 0
-    return row * (size // 2) + col // 2 + 1
+    number = row * (size // 2) + col // 2 + 1
+    if layout == "turned-from-white":
+        number = size * size // 2 + 1 - number
+    return number
 
 
-def row_col(size: int, square: int) -> Tuple[int, int]:
+def row_col(size: int, square: int, layout: str = "standard") -> Tuple[int, int]:
     half = size // 2
+    if layout == "turned-from-white":
+        square = size * half + 1 - square
     row = (square - 1) // half
     index = (square - 1) % half
-    col = 2 * index + 1 if row % 2 == 0 else 2 * index
+    odd_first = (row % 2 == 0) == (layout == "standard")
+    col = 2 * index + 1 if odd_first else 2 * index
     return row, col
 
 
@@ -146,13 +204,21 @@ def _capture_sequences(variant: str, board: Board, origin: int
     square the piece stands on, origin first.
     """
     size, flying, men_back, majority, promotion = RULES[variant]
+    layout, men_take_kings, _, behind, at_once, killer, _ = EXTRA[variant]
     piece = board[origin]
     colour = _colour(piece)
     results = []
 
+    def square_at(size: int, row: int, col: int) -> int:
+        return _square_at(size, row, col, layout)
+
+    def row_col(size: int, square: int) -> Tuple[int, int]:
+        return _row_col(size, square, layout)
+
     def occupant(square: int, captured: Tuple[int, ...]) -> Optional[str]:
-        # The origin is empty while the piece is moving; captured pieces stay.
-        if square == origin:
+        # The origin is empty while the piece is moving; captured pieces stay
+        # (Thai: they leave at once).
+        if square == origin or (at_once and square in captured):
             return None
         return board.get(square)
 
@@ -179,11 +245,14 @@ def _capture_sequences(variant: str, board: Board, origin: int
             victim = occupant(target, captured)
             if victim is None or _colour(victim) == colour or target in captured:
                 continue   # empty, own piece, or already jumped (it blocks)
+            if not king and not men_take_kings and _is_king(victim):
+                continue   # Italian: men do not take kings
             landings = []
             r, c = r + dr, c + dc
-            while square_at(size, r, c) and occupant(square_at(size, r, c), captured) is None:
+            now = captured + (target,)
+            while square_at(size, r, c) and occupant(square_at(size, r, c), now) is None:
                 landings.append(square_at(size, r, c))
-                if not (king and flying):
+                if not (king and flying) or behind:
                     break
                 r, c = r + dr, c + dc
             if landings:
@@ -226,28 +295,51 @@ def _capture_sequences(variant: str, board: Board, origin: int
     for path, captured, king in results:
         if not king and promotion == "pass" and row_col(size, path[-1])[0] == _king_row(size, colour):
             king = True
+        if killer and _is_king(piece) and _is_king(board[captured[-1]]):
+            # the king must stand right behind the king it took last
+            (r1, c1), (r2, c2) = row_col(size, captured[-1]), row_col(size, path[-1])
+            if abs(r1 - r2) != 1:
+                continue
         out.append((path, captured, king))
     return out
 
 
+_square_at, _row_col = square_at, row_col
+
+
 def _quiet_moves(variant: str, board: Board, origin: int) -> List[Tuple[int, bool]]:
     size, flying, _, _, _ = RULES[variant]
+    layout = EXTRA[variant][0]
     piece = board[origin]
     colour = _colour(piece)
     king = _is_king(piece)
-    row, col = row_col(size, origin)
+    row, col = row_col(size, origin, layout)
     out = []
     for dr, dc in DIAGONALS:
         if not king and dr != _forward(colour):
             continue
         r, c = row + dr, col + dc
-        while square_at(size, r, c) and square_at(size, r, c) not in board:
+        while square_at(size, r, c, layout) and square_at(size, r, c, layout) not in board:
             promotes = not king and r == _king_row(size, colour)
-            out.append((square_at(size, r, c), king or promotes))
+            out.append((square_at(size, r, c, layout), king or promotes))
             if not (king and flying):
                 break
             r, c = r + dr, c + dc
     return out
+
+
+def _precedence_key(variant: str, board: Board, origin: int, captured: Tuple[int, ...]) -> tuple:
+    key = []
+    for criterion in EXTRA[variant][2]:
+        if criterion == "pieces":
+            key.append(len(captured))
+        elif criterion == "with_king":
+            key.append(_is_king(board[origin]))
+        elif criterion == "kings":
+            key.append(sum(1 for s in captured if _is_king(board[s])))
+        else:
+            key.append(tuple(_is_king(board[s]) for s in captured))
+    return tuple(key)
 
 
 def _result(board: Board, origin: int, dest: int, captured, king: bool) -> Tuple[Tuple[int, str], ...]:
@@ -264,17 +356,19 @@ def legal_moves_with_paths(variant: str, board: Board, white_to_move: bool
     """Every legal move with the set of landing paths that denote it."""
     if variant not in RULES:
         raise ValueError(variant)
-    majority = RULES[variant][3]
     colour = "w" if white_to_move else "b"
+    if EXTRA[variant][6] and any(_is_king(p) and _colour(p) != colour for p in board.values()):
+        return {}  # breakthrough: the opponent has crowned, the game is over
     mine = [s for s in sorted(board) if _colour(board[s]) == colour]
     captures = []
     for s in mine:
         captures.extend((s,) + seq for seq in _capture_sequences(variant, board, s))
     moves: Dict[RefMove, Set[Tuple[int, ...]]] = {}
     if captures:
-        if majority:
-            best = max(len(c[2]) for c in captures)
-            captures = [c for c in captures if len(c[2]) == best]
+        if EXTRA[variant][2]:
+            keys = [_precedence_key(variant, board, c[0], c[2]) for c in captures]
+            best = max(keys)
+            captures = [c for c, k in zip(captures, keys) if k == best]
         for origin, path, captured, king in captures:
             assert len(set(captured)) == len(captured)
             move = RefMove(origin, path[-1], frozenset(captured),

@@ -21,7 +21,7 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 
 import pytest
 
-from draughts_engine import variant_names
+from draughts_engine import get_variant, variant_names
 from draughts_engine.errors import IllegalMoveError
 from protocol import conformance
 from protocol.client import InfoReport, parse_info
@@ -115,7 +115,10 @@ def test_rules_material(variant):
     for position in (rules.start(), kings):
         with pytest.raises(IllegalMoveError):
             position.play(rules.illegal_move(position))
-    assert rules.state_line(conformance.NO_MOVES_FEN, ()) == "state win black no-moves"
+    winner = "white" if get_variant(variant).goal == "lose" else "black"  # antidraughts
+    assert rules.state_line(rules.no_moves_fen(), ()) == f"state win {winner} no-moves"
+    if get_variant(variant).layout == "standard":
+        assert rules.no_moves_fen() == conformance.NO_MOVES_FEN
 
 
 def test_rules_resolve_wants_full_numeric_notation():

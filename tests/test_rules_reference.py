@@ -22,6 +22,9 @@ import reference_rules as ref  # noqa: E402
 from draughts_engine import Position  # noqa: E402
 
 VARIANTS = ("english", "russian", "brazilian", "international")
+#: The later diagonal families, checked with fewer games (the reference is slow).
+LATER_VARIANTS = ("italian", "spanish", "portuguese", "czech", "pool", "thai", "canadian",
+                  "antidraughts", "breakthrough", "killer")
 Triple = Tuple[int, int, FrozenSet[int]]
 
 GAMES_PER_VARIANT = 30
@@ -96,6 +99,7 @@ def compare(position: Position) -> Optional[str]:
 def random_position(variant: str, rng: random.Random) -> Position:
     """Random legal-looking placement, about half of the pieces kings."""
     size = ref.RULES[variant][0]
+    layout = ref.EXTRA[variant][0]
     half = size // 2
     n = size * half
     n_white, n_black = rng.randint(1, 9), rng.randint(1, 9)
@@ -105,7 +109,8 @@ def random_position(variant: str, rng: random.Random) -> Position:
     for i, s in enumerate(squares):
         colour = "w" if i < n_white else "b"
         king = rng.random() < king_share
-        if (colour == "w" and s <= half) or (colour == "b" and s > n - half):
+        row = ref.row_col(size, s, layout)[0]
+        if (colour == "w" and row == 0) or (colour == "b" and row == size - 1):
             king = True     # a man cannot stand on its own promotion row
         board[s] = colour.upper() if king else colour
     return Position.from_fen(ref.to_fen(board, rng.random() < 0.5), variant)
@@ -154,6 +159,22 @@ def test_random_king_positions_match_reference(variant):
     assert stats["captures"] > 200 and stats["multi"] > 50, stats
 
 
+@pytest.mark.parametrize("variant", LATER_VARIANTS)
+def test_later_variants_match_reference(variant):
+    """Random games and random king positions of the later families, fewer of them."""
+    rng = random.Random(f"later-{variant}")
+    failures: List[str] = []
+    stats = {"positions": 0, "captures": 0, "multi": 0}
+    for _ in range(8):
+        walk(Position.start(variant), rng, MAX_PLIES, failures, stats)
+    for _ in range(150):
+        walk(random_position(variant, rng), rng, PLIES_FROM_RANDOM, failures, stats)
+        if len(failures) >= 5:
+            break
+    assert not failures, "\n".join(failures)
+    assert stats["positions"] > 500 and stats["multi"] > 20, stats
+
+
 def ref_perft(variant: str, board, white_to_move: bool, depth: int) -> int:
     if depth == 0:
         return 1
@@ -172,6 +193,12 @@ def ref_perft(variant: str, board, white_to_move: bool, depth: int) -> int:
     ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
      (6, 12, 30, 73, 215)),
     ("international", "W:W6,7,8,9,10:B41,42,43,44,45", (9, 81, 795)),
+    ("italian", "W:W21-32:B1-12", (7, 49, 302, 1469, 7361, 36473)),
+    ("spanish", "W:W1-12:B21-32", (7, 49, 302, 1469, 7361, 36473)),
+    ("czech", "W:W21-32:B1-12", (7, 49, 302, 1469, 7361)),
+    ("pool", "B:W21-32:B1-12", (7, 49, 302, 1469, 7482)),
+    ("thai", "W:W21-32:B1-12", (7, 49, 302, 1469, 7361)),
+    ("canadian", "W:W43-72:B1-30", (11, 121, 1222)),
 ])
 def test_reference_itself_reproduces_published_perft(variant, fen, counts):
     """The reference is only useful if it is right: check it on the published tables."""

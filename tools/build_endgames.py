@@ -30,7 +30,7 @@ from draughts_engine.endgame.paths import cache_folder, package_folder  # noqa: 
 from draughts_engine.endgame.store import (EndgameFileError, file_name, load,  # noqa: E402
                                            save)
 from draughts_engine.endgame.table import Table  # noqa: E402
-from draughts_engine.variants import (UnknownVariantError, Variant, get_variant,  # noqa: E402
+from draughts_engine.variants import (NORMAL_GOAL, UnknownVariantError, Variant, get_variant,  # noqa: E402
                                       variant_names)
 
 MAX_PIECES = 5
@@ -112,6 +112,9 @@ def run(argv: Optional[List[str]] = None) -> int:
         variant = get_variant(args.variant)
     except UnknownVariantError as exc:
         raise UsageError(str(exc)) from None
+    if variant.goal != NORMAL_GOAL:
+        raise UsageError(f"{variant.name} has no endgame tables (they are solved for the usual "
+                         f"goal; {variant.name} is won another way)")
     if not 2 <= args.pieces <= MAX_PIECES:
         raise UsageError(f"--pieces must be 2..{MAX_PIECES}, got {args.pieces}")
     wanted = []

@@ -27,7 +27,7 @@ from array import array
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..movegen import generator_for
-from ..variants import Variant, get_variant
+from ..variants import NORMAL_GOAL, Variant, get_variant
 from .index import MaterialIndex, flip
 from .material import Material, count_rule, materials_up_to
 from .table import LOSS, UNUSED, WIN, Table
@@ -77,9 +77,14 @@ def solve(variant: "Variant | str", material: Material, tables: Dict[Material, T
     """The solved table of ``material`` (canonical or not), given ``tables``
     holding every material a capture or promotion from it reaches.
 
-    Raises :class:`MissingTableError` when one is missing.
+    Raises :class:`MissingTableError` when one is missing, and ValueError for a
+    variant whose goal is not the usual one (antidraughts, breakthrough: the
+    solver scores a side without a move as lost).
     """
     variant = get_variant(variant)
+    if variant.goal != NORMAL_GOAL:
+        raise ValueError(f"endgame tables are solved for the usual goal; {variant.name} "
+                         f"has another ({variant.goal})")
     ix = MaterialIndex(variant, material)
     rule = count_rule(variant, material)
     size = ix.size

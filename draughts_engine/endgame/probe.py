@@ -14,7 +14,7 @@ import threading
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..bitboard import popcount
-from ..variants import Variant, get_variant
+from ..variants import NORMAL_GOAL, Variant, get_variant
 from .index import flip
 from .material import Material
 from .paths import folders as default_folders
@@ -42,7 +42,8 @@ class EndgameTables:
         self.folders: Tuple[str, ...] = tuple(
             os.fspath(f) for f in (default_folders(self.variant) if folders is None else folders))
         self._files: Dict[Material, str] = {}
-        for folder in reversed(self.folders):
+        # (tables are solved for the usual goal only: none for antidraughts, breakthrough)
+        for folder in reversed(self.folders if self.variant.goal == NORMAL_GOAL else ()):
             try:
                 names = os.listdir(folder)
             except OSError:

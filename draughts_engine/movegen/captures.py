@@ -4,9 +4,17 @@ A capture is searched depth-first, jump by jump, from each piece that can
 start one; the move it makes is ``(origin, landing, captured, promotes)``.
 Two sequences with the same origin, landing and captured set are one move.
 Men's first jumps are found with whole-board masks; only the landings from
-which the capture can go on are searched square by square.  The majority
-rule is applied in exactly one place: :func:`make_capture_search`'s
-``all_captures`` (and its twin ``count_captures``).
+which the capture can go on are searched square by square.  Which captures
+a player may choose among (the majority rule and the other precedence rules
+of :data:`~draughts_engine.variants.PRECEDENCE_CRITERIA`) is decided in
+exactly one function, :func:`make_precedence`, which both searches call
+(``count_captures`` counts the majority rule's result on its own, for speed).
+
+:func:`make_rich_capture_search` is the search for the rules the fast one
+does not know (men that cannot take kings, a king that lands right behind
+each piece, pieces removed as they are jumped, killer's halt behind a king,
+the order in which kings are taken); it is built only for variants that have
+one of them, so the others keep the fast search unchanged.
 
 Names bound in the closures below:
 
@@ -30,7 +38,56 @@ from typing import Callable, List, NamedTuple, Optional, Tuple
 from ..bitboard import popcount
 from .rules import ALL_DIRECTIONS, GeneratorRules, RawMove
 
-__all__ = ["CaptureSearch", "make_capture_search"]
+__all__ = ["CaptureSearch", "make_capture_search", "make_rich_capture_search", "make_precedence",
+           "Select"]
+
+#: ``select(moves, kings, orders) -> moves``: the captures a player may choose
+#: (see :func:`make_precedence`).
+Select = Callable[[List[RawMove], int, Optional[dict]], List[RawMove]]
+
+
+def make_precedence(rules: GeneratorRules) -> Optional[Select]:
+    """The capture-precedence rule of one variant, or None for a free choice.
+
+    This is the one place where the rule is applied.  ``select(moves, kings,
+    orders)`` keeps the moves of ``moves`` (two or more captures of the side to
+    move) that are best by the variant's criteria, compared in order, each
+    "more is better": ``pieces`` the pieces taken, ``with_king`` whether the
+    capturing piece is a king, ``kings`` the kings taken, ``king_order`` the
+    order in which the kings are taken (``orders[move]``: one bit per jump,
+    the first jump the highest, set where a king is taken; compared among
+    captures of the same length, the earlier king wins).  ``kings`` is the
+    kings mask of the position before the move.
+    """
+    criteria = rules.precedence
+    if not criteria:
+        return None
+    if criteria == ("pieces",):
+        def most_pieces(moves: List[RawMove], kings: int, orders: Optional[dict]) -> List[RawMove]:
+            best = max(popcount(m[2]) for m in moves)
+            return [m for m in moves if popcount(m[2]) == best]
+        return most_pieces
+
+    def key(move: RawMove, kings: int, orders: Optional[dict]) -> tuple:
+        values = []
+        for criterion in criteria:
+            if criterion == "pieces":
+                values.append(popcount(move[2]))
+            elif criterion == "with_king":
+                values.append(1 if move[0] & kings else 0)
+            elif criterion == "kings":
+                values.append(popcount(move[2] & kings))
+            else:  # king_order
+                values.append(orders.get(move, 0) if orders else 0)
+        return tuple(values)
+
+    def by_criteria(moves: List[RawMove], kings: int, orders: Optional[dict]) -> List[RawMove]:
+        keys = [key(m, kings, orders) for m in moves]
+        best = max(keys)
+        return [m for m, k in zip(moves, keys) if k == best]
+
+    return by_criteria
+
 
 class CaptureSearch(NamedTuple):
     """The two entry points of the capture search of one variant."""
@@ -59,6 +116,8 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
     neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
     flying, men_back = rules.flying, rules.men_back
     majority, promote_in_capture = rules.majority, rules.promote_in_capture
+    select = make_precedence(rules)
+    only_pieces = rules.precedence in ((), ("pieces",))  # count_captures can count these
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
     all_dirs = ALL_DIRECTIONS
     # Men's jump directions as (direction, shift, up): "up" shifts right.
@@ -236,9 +295,8 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
             else:
                 man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
         if len(out) > 1:
-            if majority:
-                best = max(popcount(m[2]) for m in out)
-                out = [m for m in out if popcount(m[2]) == best]
+            if select is not None:
+                out = select(out, kings, None)
             # Only kings, and men that capture backwards, can reach the same
             # square over the same pieces by two routes.
             if own_kings or men_back or paths is not None:
@@ -374,13 +432,8 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
             else:
                 man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
         if len(out) > 1:
-            if majority:
-                best = 0
-                for m in out:
-                    n = popcount(m[2])
-                    if n > best:
-                        best = n
-                out = [m for m in out if popcount(m[2]) == best]
+            if select is not None:
+                out = select(out, kings, None)
             if own_kings or men_back or paths is not None:
                 out = list(dict.fromkeys(out))
         return out
@@ -418,5 +471,173 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
         return singles + len(set(out))
 
     if traced:
-        return CaptureSearch(all_captures_traced, count_captures_traced)
+        all_captures, count_captures = all_captures_traced, count_captures_traced
+    if not only_pieces:
+        every_capture = all_captures
+
+        def count_by_precedence(white: int, black: int, kings: int, white_to_move: bool,
+                                sources: int) -> int:
+            """How many captures ``all_captures`` returns (other precedence rules)."""
+            return len(every_capture(white, black, kings, white_to_move, sources, None))
+        return CaptureSearch(all_captures, count_by_precedence)
+    return CaptureSearch(all_captures, count_captures)
+
+
+def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
+    """The capture search of a variant with the rules :func:`make_capture_search`
+    does not know (``rules.rich``); square by square, the same contracts.
+
+    Besides the names of :func:`make_capture_search`: ``victims`` the pieces a
+    man may take (``opp`` less the kings where men cannot take kings), ``kings``
+    the kings mask before the move, ``order`` the king-order bits so far (see
+    :func:`make_precedence`), ``orders`` the dict of the best order per move
+    (None when the variant does not compare orders), ``taken_king`` whether the
+    piece just jumped is a king, ``behind`` / ``at_once`` / ``turn_back`` /
+    ``halt_king`` the Thai and killer rules of :class:`~.rules.GeneratorRules`.
+    """
+    board, top, bottom = rules.board, rules.top, rules.bottom
+    neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
+    flying, promote_in_capture = rules.flying, rules.promote_in_capture
+    men_take_kings = rules.men_take_kings
+    behind, at_once, halt_king = rules.lands_behind, rules.at_once, rules.halts_behind_king
+    turn_back = rules.turn_back
+    white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
+    track_order = "king_order" in rules.precedence
+    select = make_precedence(rules)
+    all_dirs = ALL_DIRECTIONS
+
+    def record(out: list, orders: Optional[dict], paths: Optional[dict], move: RawMove,
+               path: tuple, order: int) -> None:
+        out.append(move)
+        if orders is not None and order >= orders.get(move, 0):
+            orders[move] = order
+        if paths is not None:
+            paths.setdefault(move, []).append((path, order) if orders is not None else path)
+
+    def king_jumps(origin: int, index: int, came: int, captured: int, opp: int, empty: int,
+                   kings: int, path: tuple, order: int, out: list, orders: Optional[dict],
+                   paths: Optional[dict], promotes: bool) -> bool:
+        """Extend a king's capture from bit ``index``; True if it could."""
+        extended = False
+        # A captured piece that stays on the board blocks the way back (Thai: it is gone).
+        back = -1 if turn_back else reverse[came]
+        for d in all_dirs:
+            if d == back:
+                continue
+            r = ray[d][index]
+            n = len(r)
+            k = 0
+            if flying:
+                while k < n and (empty >> r[k]) & 1:
+                    k += 1
+            if k >= n - 1:
+                continue
+            victim = 1 << r[k]
+            if not opp & victim or captured & victim:
+                continue
+            k += 1
+            if not (empty >> r[k]) & 1:
+                continue
+            extended = True
+            now_captured = captured | victim
+            taken_king = victim & kings != 0
+            now_order = (order << 1) | taken_king if track_order else 0
+            if at_once:
+                now_empty, now_opp = empty | victim, opp ^ victim
+            else:
+                now_empty, now_opp = empty, opp
+            ends = []
+            continued = False
+            while k < n and (now_empty >> r[k]) & 1:
+                land = r[k]
+                if king_jumps(origin, land, d, now_captured, now_opp, now_empty, kings,
+                              path + (land,), now_order, out, orders, paths, promotes):
+                    continued = True
+                elif not continued:
+                    ends.append(land)
+                k += 1
+                if not flying or behind:
+                    break
+            if not continued:
+                if halt_king and taken_king:
+                    del ends[1:]  # killer: right behind the king taken last
+                for land in ends:
+                    record(out, orders, paths, (origin, 1 << land, now_captured, promotes),
+                           path + (land,), now_order)
+        return extended
+
+    def man_jumps(origin: int, index: int, captured: int, opp: int, victims: int, empty: int,
+                  kings: int, dirs: tuple, crown: int, path: tuple, order: int, out: list,
+                  orders: Optional[dict], paths: Optional[dict]) -> bool:
+        """Extend a man's capture from bit ``index`` in the directions ``dirs``; True if it could."""
+        extended = False
+        for d in dirs:
+            over = neighbour[d][index]
+            if over < 0:
+                continue
+            victim = 1 << over
+            if not victims & victim or captured & victim:
+                continue
+            land = neighbour[d][over]
+            if land < 0 or not (empty >> land) & 1:
+                continue
+            extended = True
+            now_captured = captured | victim
+            now_order = (order << 1) | (victim & kings != 0) if track_order else 0
+            if at_once:
+                now_empty, now_opp, now_victims = empty | victim, opp ^ victim, victims ^ victim
+            else:
+                now_empty, now_opp, now_victims = empty, opp, victims
+            land_bit = 1 << land
+            if land_bit & crown and promote_in_capture:
+                if not king_jumps(origin, land, d, now_captured, now_opp, now_empty, kings,
+                                  path + (land,), now_order, out, orders, paths, True):
+                    record(out, orders, paths, (origin, land_bit, now_captured, True),
+                           path + (land,), now_order)
+            elif not man_jumps(origin, land, now_captured, now_opp, now_victims, now_empty, kings,
+                               dirs, crown, path + (land,), now_order, out, orders, paths):
+                record(out, orders, paths,
+                       (origin, land_bit, now_captured, land_bit & crown != 0),
+                       path + (land,), now_order)
+        return extended
+
+    def all_captures(white: int, black: int, kings: int, white_to_move: bool,
+                     sources: int, paths: Optional[dict]) -> List[RawMove]:
+        """Every capture of the pieces in ``sources`` (see :class:`CaptureSearch`)."""
+        if white_to_move:
+            opp, dirs, crown = black, white_men_dirs, top
+        else:
+            opp, dirs, crown = white, black_men_dirs, bottom
+        victims = opp if men_take_kings else opp & ~kings
+        out: List[RawMove] = []
+        orders: Optional[dict] = {} if track_order else None
+        kept = paths
+        if paths is not None and track_order:
+            paths = {}  # move -> [(path, order)]: only the best order's paths are kept
+        base_empty = board ^ white ^ black
+        while sources:
+            bit = sources & -sources
+            sources ^= bit
+            index = bit.bit_length() - 1
+            if kings & bit:
+                king_jumps(bit, index, -1, 0, opp, base_empty | bit, kings, (index,), 0,
+                           out, orders, paths, False)
+            else:
+                man_jumps(bit, index, 0, opp, victims, base_empty | bit, kings, dirs, crown,
+                          (index,), 0, out, orders, paths)
+        if len(out) > 1:
+            if select is not None:
+                out = select(out, kings, orders)
+            out = list(dict.fromkeys(out))
+        if kept is not None and paths is not kept:
+            for move in out:
+                best = orders[move]  # type: ignore[index]
+                kept[move] = [p for p, o in paths[move] if o == best]
+        return out
+
+    def count_captures(white: int, black: int, kings: int, white_to_move: bool,
+                       sources: int) -> int:
+        """How many captures ``all_captures`` would return."""
+        return len(all_captures(white, black, kings, white_to_move, sources, None))
+
     return CaptureSearch(all_captures, count_captures)

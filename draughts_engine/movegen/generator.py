@@ -12,7 +12,7 @@ from typing import Callable, Dict, List, Tuple
 
 from ..runtime import TRACED, compile_apart
 from ..variants import Variant, get_variant
-from .captures import CaptureSearch, make_capture_search
+from .captures import CaptureSearch, make_capture_search, make_rich_capture_search
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
 from .quiet import make_count_quiet, make_quiet_moves, make_quiet_moves_traced
 from .rules import Family, GeneratorRules, RawMove
@@ -70,7 +70,8 @@ class MoveGenerator:
         self.geometry = rules.geometry
         tables = MoveTables(rules, chunked=not traced)
         capture_sources = make_capture_sources(rules)
-        search = make_capture_search(rules, traced)
+        search = (make_rich_capture_search(rules) if rules.rich
+                  else make_capture_search(rules, traced))
         quiet_moves = (make_quiet_moves_traced if traced else make_quiet_moves)(rules, tables)
         if rules.short_family:
             family = make_short_family(rules, tables, search, capture_sources, traced)
@@ -89,6 +90,8 @@ class MoveGenerator:
         self.quiet_moves = quiet_moves
         self.capture_paths = _make_capture_paths(search, capture_sources)
         self.play = play
+        if rules.crown_ends_game:
+            _end_at_crowning(self)
 
     def __repr__(self) -> str:
         return f"MoveGenerator({self.variant!r}, traced={self.traced})"
@@ -171,6 +174,58 @@ def _make_capture_paths(search: CaptureSearch, capture_sources: PositionFn
     return capture_paths
 
 
+def _end_at_crowning(gen: MoveGenerator) -> None:
+    """Breakthrough: a side whose opponent has a king has lost, so it has no move.
+
+    Wraps the entry points of ``gen`` (built for the variant's capture rules)
+    so that every one agrees: no moves, no capture, no quiet move.
+    """
+    moves, count, captures = gen.moves, gen.count, gen.captures
+    has_capture, has_quiet, quiet_moves = gen.has_capture, gen.has_quiet, gen.quiet_moves
+    capture_paths = gen.capture_paths
+
+    def over(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        """Whether the opponent of the side to move has crowned a king."""
+        return kings & (black if white_to_move else white) != 0
+
+    def moves_bt(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+        return [] if over(white, black, kings, white_to_move) else moves(white, black, kings,
+                                                                         white_to_move)
+
+    def count_bt(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        return 0 if over(white, black, kings, white_to_move) else count(white, black, kings,
+                                                                        white_to_move)
+
+    def count_after_bt(white: int, black: int, kings: int, white_to_move: bool,
+                       move: RawMove) -> int:
+        w, b, k = play(white, black, kings, white_to_move, move)
+        return count_bt(w, b, k, not white_to_move)
+
+    def captures_bt(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+        return [] if over(white, black, kings, white_to_move) else captures(white, black, kings,
+                                                                            white_to_move)
+
+    def has_capture_bt(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        return not over(white, black, kings, white_to_move) and has_capture(
+            white, black, kings, white_to_move)
+
+    def has_quiet_bt(white: int, black: int, kings: int, white_to_move: bool) -> bool:
+        return not over(white, black, kings, white_to_move) and has_quiet(
+            white, black, kings, white_to_move)
+
+    def quiet_moves_bt(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
+        return [] if over(white, black, kings, white_to_move) else quiet_moves(
+            white, black, kings, white_to_move)
+
+    def capture_paths_bt(white: int, black: int, kings: int, white_to_move: bool) -> CapturePaths:
+        return {} if over(white, black, kings, white_to_move) else capture_paths(
+            white, black, kings, white_to_move)
+
+    gen.moves, gen.count, gen.count_after = moves_bt, count_bt, count_after_bt
+    gen.captures, gen.has_capture, gen.has_quiet = captures_bt, has_capture_bt, has_quiet_bt
+    gen.quiet_moves, gen.capture_paths = quiet_moves_bt, capture_paths_bt
+
+
 _GENERATORS: Dict[str, MoveGenerator] = {}
 
 
@@ -179,5 +234,17 @@ def generator_for(variant: "Variant | str") -> MoveGenerator:
     v = get_variant(variant)
     gen = _GENERATORS.get(v.name)
     if gen is None:
-        gen = _GENERATORS[v.name] = MoveGenerator(v)
+        gen = _GENERATORS[v.name] = _build(v)
     return gen
+
+
+def _build(variant: Variant) -> MoveGenerator:
+    """The generator class of a variant's family (the orthogonal families have their own
+    modules, imported here so that they may import the parts of this package)."""
+    if variant.all_squares:
+        from .turkish import TurkishGenerator
+        return TurkishGenerator(variant)  # type: ignore[return-value]
+    if variant.orthogonal_captures:
+        from .frisian import FrisianGenerator
+        return FrisianGenerator(variant)  # type: ignore[return-value]
+    return MoveGenerator(variant)

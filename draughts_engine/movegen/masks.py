@@ -32,6 +32,8 @@ def make_capture_sources(rules: GeneratorRules) -> Callable[[int, int, int, bool
     """
     board, half, half1, flying, men_back = (rules.board, rules.half, rules.half1, rules.flying,
                                             rules.men_back)
+    if not rules.men_take_kings:
+        return _make_sources_men_spare_kings(rules)
 
     def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
         empty = board ^ white ^ black
@@ -74,6 +76,34 @@ def make_capture_sources(rules: GeneratorRules) -> Callable[[int, int, int, bool
     return capture_sources
 
 
+def _make_sources_men_spare_kings(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:
+    """``capture_sources`` where men cannot take kings (Italian): short kings, and
+    men that capture forwards only (``victims``: the opponent's men)."""
+    board, half, half1 = rules.board, rules.half, rules.half1
+    if rules.flying or rules.men_back:
+        raise ValueError("men that spare kings are written for short kings and forward men")
+
+    def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own, opp = white, black
+        else:
+            own, opp = black, white
+        own_kings = own & kings
+        victims = opp & ~kings
+        up = ((((empty << half1) & opp) << half1) | (((empty << half) & opp) << half))
+        down = ((((empty >> half1) & opp) >> half1) | (((empty >> half) & opp) >> half))
+        if white_to_move:
+            men_src = (own ^ own_kings) & ((((empty << half1) & victims) << half1)
+                                           | (((empty << half) & victims) << half))
+        else:
+            men_src = (own ^ own_kings) & ((((empty >> half1) & victims) >> half1)
+                                           | (((empty >> half) & victims) >> half))
+        return men_src | (own_kings & (up | down))
+
+    return capture_sources
+
+
 def make_has_capture(rules: GeneratorRules,
                      capture_sources: Callable[[int, int, int, bool], int]
                      ) -> Callable[[int, int, int, bool], bool]:
@@ -85,6 +115,11 @@ def make_has_capture(rules: GeneratorRules,
     """
     board, half, half1, flying, men_back = (rules.board, rules.half, rules.half1, rules.flying,
                                             rules.men_back)
+    if not rules.men_take_kings:
+        def has_capture_sparing_kings(white: int, black: int, kings: int,
+                                      white_to_move: bool) -> bool:
+            return capture_sources(white, black, kings, white_to_move) != 0
+        return has_capture_sparing_kings
 
     def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
         empty = board ^ white ^ black

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Callable, List, NamedTuple, Tuple
 
-from ..bitboard import REVERSE, Geometry, geometry
-from ..variants import Variant
+from ..bitboard import REVERSE, Geometry
+from ..variants import CROWN_GOAL, Variant
 
 __all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS", "Family"]
 
@@ -49,10 +49,23 @@ class GeneratorRules:
     * ``white_men_dirs`` / ``black_men_dirs``: the directions in which men capture;
     * ``short_family``: forward-only men and short kings (English checkers), which
       gets the specialised forms of :mod:`.short`.
+
+    Rules of the later diagonal families (read only when the generator is built:
+    a variant that has none of them gets exactly the code it had before):
+
+    * ``precedence``: the capture-precedence criteria (``Variant.precedence``);
+    * ``men_take_kings``: men may capture kings (False in Italian);
+    * ``lands_behind``: a capturing king lands right behind each piece (Thai);
+    * ``at_once``: captured pieces leave the board as they are jumped (Thai);
+      ``turn_back``: a capturing king may then turn 180 degrees (Thai);
+    * ``halts_behind_king``: killer's rule for a capture ending on a king;
+    * ``rich``: one of the rules above needs the capture search that tracks them
+      (:func:`~.captures.make_rich_capture_search`);
+    * ``crown_ends_game``: breakthrough: a side whose opponent has a king has no move.
     """
 
     def __init__(self, variant: Variant) -> None:
-        geo: Geometry = geometry(variant.size)
+        geo: Geometry = variant.geometry
         self.geometry = geo
         self.board = geo.board
         self.half = geo.half
@@ -69,7 +82,17 @@ class GeneratorRules:
         self.promote_in_capture = variant.promote_during_capture
         self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
         self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
-        self.short_family = not self.flying and not self.men_back
+        self.precedence = variant.precedence
+        self.men_take_kings = variant.men_capture_kings
+        self.lands_behind = variant.king_lands_behind
+        self.at_once = variant.remove_during_capture
+        self.turn_back = variant.king_may_turn_back
+        self.halts_behind_king = variant.king_halts_behind_king
+        self.rich = (not self.men_take_kings or self.lands_behind or self.at_once
+                     or self.halts_behind_king or "king_order" in self.precedence)
+        self.crown_ends_game = variant.goal == CROWN_GOAL
+        self.short_family = (not self.flying and not self.men_back and not self.rich
+                             and not self.precedence)
 
 
 class Family(NamedTuple):

@@ -17,6 +17,7 @@ from ..evaluate import evaluator
 from ..move import Move
 from ..movegen import RawMove
 from ..position import Position
+from ..variants import LOSE_GOAL
 from .interface import LOSS, MATE_BOUND
 
 __all__ = ["DraughtsState"]
@@ -54,10 +55,13 @@ class DraughtsState:
         return child
 
     def terminal_score(self) -> Optional[int]:
-        """``LOSS`` when the side to move has no legal move, else None."""
+        """``LOSS`` when the side to move has no legal move (``WIN`` in antidraughts,
+        where that side has won), else None."""
         if self._moves is None:
             self._moves = self.position.raw_moves()
-        return LOSS if not self._moves else None
+        if self._moves:
+            return None
+        return -LOSS if self.position.variant.goal == LOSE_GOAL else LOSS
 
     def evaluate(self) -> int:
         """Static evaluation for the side to move, strictly inside ``MATE_BOUND``."""

@@ -186,13 +186,15 @@ def mate_in_moves(score: int) -> int:
     """Moves to the end of a decided game (``abs(score) >= MATE_BOUND``), UCI style.
 
     With ``p = WIN - abs(score)`` plies to the end, a win is ``(p + 1) // 2``
-    and a loss ``-(p // 2)``; a lost root without moves (p = 0) gives 0.
+    and a loss ``-((p + 1) // 2)`` (``-p/2`` rounded down: an odd ``p`` only
+    happens in antidraughts, where a side's own move can hand the win to the
+    opponent); a lost root without moves (p = 0) gives 0.
 
     >>> mate_in_moves(WIN - 1), mate_in_moves(-(WIN - 2)), mate_in_moves(WIN - 3)
     (1, -1, 2)
     """
     plies = WIN - abs(score)
-    return (plies + 1) // 2 if score > 0 else -(plies // 2)
+    return (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
 
 
 def score_to_protocol(score: int) -> Tuple[Optional[int], Optional[int]]:

@@ -20,6 +20,7 @@ from ..evaluate import evaluator
 from ..move import Move
 from ..movegen import RawMove
 from ..position import Position
+from ..variants import LOSE_GOAL
 from .budget import MAX_DEPTH, SearchAborted, SearchBudget
 from .interface import MATE_BOUND, WIN
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
@@ -118,7 +119,7 @@ class PvsSearch:
             no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
             table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
             prune=self.pruning, game_path=self.history, root_moves=root_moves, budget=budget,
-            probe=probe, probe_pieces=probe_pieces)
+            probe=probe, probe_pieces=probe_pieces, no_moves_wins=variant.goal == LOSE_GOAL)
         self.tree = tree
 
         best_move: RawMove = root_moves[0]

@@ -97,7 +97,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                      history: Dict[int, int], killers: Killers, prune: bool,
                      game_path: List[RawPosition], root_moves: List[RawMove],
                      budget: SearchBudget, probe: Optional[Probe] = None,
-                     probe_pieces: int = 0) -> TreeSearch:
+                     probe_pieces: int = 0, no_moves_wins: bool = False) -> TreeSearch:
     """The tree of one search.
 
     ``evaluate(w, b, k, wtm)`` is the static evaluation for the side to move;
@@ -113,6 +113,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     pieces with ``(result, plies)`` (+1/0/-1 for the side to move, plies to the
     end) or None (:meth:`~..endgame.EndgameTables.probe`; ``counted`` gets ``rev``);
     it is asked when the root has at most :data:`PROBE_MARGIN` pieces more.
+    ``no_moves_wins``: a side without a legal move has won (antidraughts), not lost.
     """
     # ---- names bound for the hot loops ------------------------------------------------
     # In the closures below a position is (w, b, k, wtm): the white pieces, the
@@ -124,7 +125,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     #   pvt    the PV table: pvt[ply] is the best line found from ``ply`` (pv nodes);
     #   kl     the killer slots of this ply;  d1  the children's depth;
     #   r      a late move reduction;  ext  1 when a single reply extends the line;
-    #   tt     the transposition table's dict (entries: see .tt);  lmr  the LMR table.
+    #   tt     the transposition table's dict (entries: see .tt);  lmr  the LMR table;
+    #   NO_MOVES  -1 (the side without a move has lost) or +1 (antidraughts: won).
     moves_of = gen.moves
     play = gen.play
     has_capture = gen.has_capture
@@ -138,6 +140,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     lmr = LMR
     WIN_ = WIN
     MATE = MATE_BOUND
+    NO_MOVES = 1 if no_moves_wins else -1
     base = len(game_path) - 1          # ``path`` index of the root
     root = game_path[-1]
     rw, rb, rk, rwtm = root
@@ -206,7 +209,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                             break
             return best
         if not has_quiet(w, b, k, wtm):
-            return -WIN_ + ply
+            return NO_MOVES * (WIN_ - ply)
         if horizon and ply < MAX_PLY - 4 and has_capture(w, b, k, not wtm):
             # A capture is threatened: let the side to move answer it.
             best = -INFINITY
@@ -274,7 +277,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                     return score
         moves = moves_of(w, b, k, wtm)
         if not moves:
-            return -WIN_ + ply
+            return NO_MOVES * (WIN_ - ply)
         n = len(moves)
         capture = moves[0][2]
         threatened = None  # whether the opponent could capture now (computed when needed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .errors import CheckSkipped, fail
 from .harness import Context
-from .oracle import NO_MOVES_FEN
 from .steps import expect_error, expect_silent, set_position
 
 __all__ = ["check_startpos", "check_display", "check_fen", "check_moves", "check_notation",
@@ -28,7 +27,7 @@ def check_display(context: Context) -> str:
     (a position with kings, a forced multi-capture, a position without legal moves)."""
     handle = context.engine()
     rules = context.rules
-    fens = [rules.kings_fen(), NO_MOVES_FEN]
+    fens = [rules.kings_fen(), rules.no_moves_fen()]
     multi = rules.multi_capture()
     if multi is not None:
         fens.append(multi.fen)

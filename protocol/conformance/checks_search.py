@@ -7,7 +7,6 @@ from typing import List, Tuple
 
 from .errors import CheckSkipped, fail
 from .harness import Context, EngineHandle
-from .oracle import NO_MOVES_FEN
 from .search_run import SearchRun, validate_search
 from .steps import bounded_search, check_latency, expect_silent, held_search, set_position
 from .validators import compare_display, strip_volatile
@@ -149,11 +148,12 @@ def check_game_end(context: Context) -> str:
     """A side to move without legal moves: go depth 1 -> bestmove (none); go infinite holds
     bestmove (none) until stop."""
     handle = context.engine()
-    root = context.rules.from_fen(NO_MOVES_FEN)
-    set_position(handle, fen=NO_MOVES_FEN)
+    no_moves = context.rules.no_moves_fen()
+    root = context.rules.from_fen(no_moves)
+    set_position(handle, fen=no_moves)
     bounded_search(context, handle, "go depth 1", root)
     held_search(context, handle, "go infinite", root)
-    return f"bestmove (none) for {NO_MOVES_FEN}, held back in infinite mode until stop"
+    return f"bestmove (none) for {no_moves}, held back in infinite mode until stop"
 
 
 def _signature(run: SearchRun) -> Tuple[str, ...]:

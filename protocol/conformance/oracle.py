@@ -9,13 +9,14 @@ answer the engine is judged by is canned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
-from draughts_engine.bitboard import Geometry, geometry
+from draughts_engine.bitboard import Geometry
+from draughts_engine.fullboard import geometry_of
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.notation import move_text, parse_squares
-from draughts_engine.variants import WHITE, UnknownVariantError
+from draughts_engine.variants import CROWN_GOAL, WHITE, UnknownVariantError
 
 from .errors import ConformanceError, MoveTextError, UsageError
 from .wire import is_move_token
@@ -24,7 +25,8 @@ __all__ = ["NO_MOVES_FEN", "OpeningLine", "MultiCapture", "Rules"]
 
 
 NO_MOVES_FEN = "W:W:B1"
-"""A position whose side to move (White, without pieces) has no legal move in every variant."""
+"""A position whose side to move (White, without pieces) has no legal move, in every variant
+numbered from the top (:meth:`Rules.no_moves_fen` gives the one of any board)."""
 
 @dataclass(frozen=True)
 class OpeningLine:
@@ -64,7 +66,7 @@ class Rules:
         except UnknownVariantError as exc:
             raise UsageError(str(exc)) from None
         self.name: str = self.variant.name
-        self.geometry: Geometry = geometry(self.variant.size)
+        self.geometry: Geometry = geometry_of(self.variant)
         self._line: Optional[OpeningLine] = None
         self._multi: Optional[Optional[MultiCapture]] = None
         self._multi_searched = False
@@ -145,7 +147,7 @@ class Rules:
     def opening_line(self, plies: int = 6) -> OpeningLine:
         """A line of at least ``plies`` plies from the start that contains a capture."""
         if self._line is None:
-            prefix = self._shortest_capture_line(max_plies=6)
+            prefix = self._shortest_capture_line(max_plies=12)
             position = self.play(self.start(), prefix)
             moves = list(prefix)
             while len(moves) < plies:
@@ -157,23 +159,68 @@ class Rules:
             self._line = OpeningLine(tuple(moves), len(prefix) - 1)
         return self._line
 
-    def _shortest_capture_line(self, max_plies: int) -> Tuple[str, ...]:
+    def _shortest_capture_line(self, max_plies: int, beam: int = 4000) -> Tuple[str, ...]:
+        """The first capture line in breadth-first order; each position is kept once, by
+        its first line, and each ply keeps at most ``beam`` positions (a start with few
+        men, as in Frysk!, needs more plies before the first capture)."""
         frontier: List[Tuple[Position, Tuple[str, ...]]] = [(self.start(), ())]
         for _ in range(max_plies):
-            following: List[Tuple[Position, Tuple[str, ...]]] = []
+            following: Dict[Position, Tuple[str, ...]] = {}
             for position, line in frontier:
                 for move in self.sorted_moves(position):
                     if move.captured:
                         return line + (move.pdn(),)
-                    following.append((position.play_raw(move.raw), line + (move.pdn(),)))
-            frontier = following
+                    child = position.play_raw(move.raw)
+                    if child not in following and len(following) < beam:
+                        following[child] = line + (move.pdn(),)
+            frontier = list(following.items())
         raise ConformanceError(f"no capture within {max_plies} plies in {self.name}")
 
+    def _row(self, row: int) -> List[int]:
+        """The squares of a diagram row, left to right."""
+        geo = self.geometry
+        return [n for n in (geo.square_at(row, col) for col in range(geo.size)) if n]
+
     def kings_fen(self) -> str:
-        """A legal, ongoing position with kings and men of both sides, White to move."""
-        squares, half = self.geometry.squares, self.geometry.half
-        middle = squares // 2 + 1
-        return f"W:WK{middle},{squares - 1}:BK2,{half + 1}"
+        """A legal, ongoing position with kings and men of both sides, White to move
+        (men only in breakthrough, where a king ends the game)."""
+        size, half = self.geometry.size, self.geometry.half
+        white_man, black_man = self._row(size - 1)[half - 2], self._row(1)[0]
+        first = self._kings_fen(self._row(size // 2)[0], self._row(0)[1], white_man, black_man)
+        # Where kings take a lot at once (Turkish), move the kings until two plies of
+        # play leave both sides with moves.
+        candidates = [first] + [
+            self._kings_fen(white, black, white_man, black_man)
+            for row in range(size // 2, size - 1) for white in self._row(row)
+            for black in self._row(0) if black != black_man]
+        for fen in candidates:
+            if self._lively(fen):
+                return fen
+        return first
+
+    def _kings_fen(self, white_king: int, black_king: int, white_man: int, black_man: int) -> str:
+        king = "" if self.variant.goal == CROWN_GOAL else "K"
+        white = sorted([(white_king, king), (white_man, "")])
+        black = sorted([(black_king, king), (black_man, "")])
+        return (f"W:W{','.join(k + str(n) for n, k in white)}"
+                f":B{','.join(k + str(n) for n, k in black)}")
+
+    def no_moves_fen(self) -> str:
+        """A position whose side to move (White, without pieces) has no legal move:
+        :data:`NO_MOVES_FEN` with Black's man on its own first square of this board."""
+        return f"W:W:B{self._row(0)[0]}"
+
+    def _lively(self, fen: str) -> bool:
+        """Whether both sides of ``fen`` have moves for the first two plies of play."""
+        position = self._position_or_none(fen)
+        for _ in range(2):
+            if position is None:
+                return False
+            moves = self.sorted_moves(position)
+            if not moves:
+                return False
+            position = position.play_raw(moves[0].raw)
+        return position is not None and bool(position.raw_moves())
 
     def ranged_fen(self) -> str:
         """The start position written with square ranges (``B:W21-32:B1-12``)."""

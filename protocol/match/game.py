@@ -64,7 +64,7 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
     notes: List[str] = []
 
     def finish(outcome: str, termination: str, reason: str) -> GameRecord:
-        result = GameResult(outcome, reason).score_text(config.variant.size == 10)
+        result = GameResult(outcome, reason).pdn(config.variant)
         tags = {"Event": config.event, "Site": "?", "Date": config.date or "????.??.??",
                 "Round": str(planned.index + 1), "White": names["white"],
                 "Black": names["black"], "Result": result, "Termination": termination,

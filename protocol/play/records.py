@@ -353,7 +353,7 @@ class DraughtsRecord(GameRecord):
     def result(self) -> Outcome:
         result = self.game.result()
         return Outcome(result.outcome, "" if result.outcome is None else result.reason,
-                       result.score_text(self.game.variant.size == 10))
+                       result.pdn(self.game.variant))
 
     def legal_moves(self) -> List[str]:
         if self.result().is_over:

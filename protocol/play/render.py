@@ -95,7 +95,7 @@ def board_lines(view: BoardView, style: Style, flipped: bool = False) -> List[st
         rows = [tuple(reversed(row)) for row in reversed(rows)]
     width = 5 if view.has_numbers else 3
     lines: List[str] = []
-    files = "abcdefghij"[:view.size]
+    files = "abcdefghijkl"[:view.size]
     if flipped:
         files = files[::-1]
     file_line = ""

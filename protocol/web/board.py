@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
+from draughts_engine.bitboard import STANDARD
 from draughts_engine.notation import parse_squares
 from draughts_engine.search.limits import SearchLimits
 from protocol.client import InfoReport
@@ -508,6 +509,9 @@ class WebBoard:
             "version": self._version,
             "variant": controller.variant,
             "size": geometry.size,
+            # where each square is drawn (boards numbered otherwise: Italian, Spanish, ...)
+            "cells": None if getattr(geometry, "layout", STANDARD) == STANDARD else [
+                list(geometry.row_col(n)) for n in range(1, geometry.squares + 1)],
             "fen": controller.fen(),
             "turn": controller.side_to_move,
             "pieces": "".join(position.piece_at(n) or "." for n in range(1, geometry.squares + 1)),

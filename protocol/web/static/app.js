@@ -211,6 +211,7 @@ function showState(state) {
   page.lastPdn = state.pdn || page.lastPdn;
   page.board.show({
     size: state.size,
+    cells: state.cells,
     pieces: state.pieces,
     legal: state.legal,
     last: state.last,

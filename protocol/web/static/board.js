@@ -37,6 +37,8 @@ class BoardView {
     this.onMove = onMove;
     this.onHint = onHint || (() => {});
     this.size = 0;
+    this.cells = null;
+    this.squares = 0;  // playable squares: size * size / 2, or size * size (Turkish)
     this.flipped = false;
     this.numbers = false;
     this.pieces = "";
@@ -62,10 +64,26 @@ class BoardView {
 
   /* ---------------------------------------------------------------- geometry */
 
+  /* Every square is playable (Turkish draughts): numbered row by row from the top left. */
+  allSquares() {
+    return this.squares === this.size * this.size;
+  }
+
+  /* [row, col] of a square as drawn; `cells` (from the server) places the squares of
+   * boards numbered otherwise (Italian, Spanish, Portuguese), else the PDN layout. */
   rowCol(square) {
-    const half = this.size / 2;
-    const row = Math.floor((square - 1) / half);
-    const col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    let row;
+    let col;
+    if (this.cells) {
+      [row, col] = this.cells[square - 1];
+    } else if (this.allSquares()) {
+      row = Math.floor((square - 1) / this.size);
+      col = (square - 1) % this.size;
+    } else {
+      const half = this.size / 2;
+      row = Math.floor((square - 1) / half);
+      col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    }
     return this.flipped ? [this.size - 1 - row, this.size - 1 - col] : [row, col];
   }
 
@@ -82,12 +100,17 @@ class BoardView {
 
   /* ---------------------------------------------------------------- state */
 
-  /* Show a position: {size, pieces, legal, last, arrow}; `legal` is empty when the
-   * person may not move now. Keeps a selection that is still possible. */
+  /* Show a position: {size, pieces, legal, last, arrow}; `pieces` has one character per
+   * playable square; `legal` is empty when the person may not move now. Keeps a
+   * selection that is still possible. */
   show(view) {
-    const sizeChanged = view.size !== this.size;
+    const cells = view.cells || null;
+    const sizeChanged = view.size !== this.size || view.pieces.length !== this.squares
+      || JSON.stringify(cells) !== JSON.stringify(this.cells);
     const legalChanged = JSON.stringify(view.legal || []) !== JSON.stringify(this.legal);
     this.size = view.size;
+    this.squares = view.pieces.length;
+    this.cells = cells;
     this.pieces = view.pieces;
     this.legal = view.legal || [];
     this.last = view.last || null;
@@ -120,16 +143,23 @@ class BoardView {
     this.svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
     this.svg.classList.toggle("board-8", n === 8);
     this.svg.classList.toggle("board-10", n === 10);
+    this.svg.classList.toggle("board-12", n === 12);
     for (const name of ["squares", "labels"]) this.layers[name].textContent = "";
     this.rects = {};
+    this.svg.classList.toggle("all-squares", this.allSquares());
+    const playing = new Set();
+    for (let square = 1; square <= this.squares; square += 1) {
+      const [row, col] = this.rowCol(square);
+      playing.add(row * n + col);
+    }
     for (let row = 0; row < n; row += 1) {
       for (let col = 0; col < n; col += 1) {
-        if ((row + col) % 2 === 0) {
+        if (!playing.has(row * n + col)) {
           svg("rect", {x: col, y: row, width: 1, height: 1, class: "light"}, this.layers.squares);
         }
       }
     }
-    for (let square = 1; square <= n * n / 2; square += 1) {
+    for (let square = 1; square <= this.squares; square += 1) {
       const [row, col] = this.rowCol(square);
       this.rects[square] = svg("rect", {x: col, y: row, width: 1, height: 1, class: "dark",
                                         "data-square": square}, this.layers.squares);
@@ -146,7 +176,7 @@ class BoardView {
     marks.textContent = "";
     pieces.textContent = "";
     arrows.textContent = "";
-    const squares = this.size * this.size / 2;
+    const squares = this.squares;
     const movable = new Set(this.legal.map((m) => m.paths[0][0]));
     const targets = this._targets();
     for (let square = 1; square <= squares; square += 1) {
@@ -155,6 +185,10 @@ class BoardView {
       if (piece && piece !== ".") rect.setAttribute("data-piece", piece);
       else rect.removeAttribute("data-piece");
       const classes = ["dark"];
+      if (this.allSquares()) {  // every square plays: a plain checked board
+        const [row, col] = this.rowCol(square);
+        if ((row + col) % 2 === 0) classes.push("even");
+      }
       if (this.last && this.last.path.includes(square)) classes.push("last");
       if (this.selection && (square === this.selection.origin || this.selection.via.includes(square)
                              || square === this.selection.end)) classes.push("selected");
