@@ -19,7 +19,7 @@ from ..bitboard import popcount
 from ..movegen import RawMove
 
 __all__ = ["LMR", "lmr_table", "Killers", "new_killers", "age_history", "MoveOrdering",
-           "make_move_ordering", "capture_size"]
+           "make_move_ordering", "capture_size", "tie_break", "sort_root_moves"]
 
 #: Killer moves per ply: ``killers[ply] == [newest, older]`` (None: empty slot).
 Killers = List[List[Optional[RawMove]]]
@@ -55,10 +55,30 @@ def age_history(history: Dict[int, int]) -> None:
         history[key] >>= 2
 
 
+def tie_break(m: RawMove) -> int:
+    """A key that tells any two moves of a position apart, whatever the generator's order:
+    the destination's bit index, then the origin's (both below 128)."""
+    return (m[1].bit_length() << 7) | m[0].bit_length()
+
+
 def capture_size(kings: int) -> Callable[[RawMove], int]:
-    """Sort key of captures in a position with ``kings``: pieces taken, kings twice."""
+    """Sort key of captures in a position with ``kings`` (larger first): what the capture
+    wins (pieces taken, kings twice), then a promotion, then :func:`tie_break`, then the
+    captured squares (two captures may share both ends); the order never depends on the
+    generator's."""
     pc = popcount
-    return lambda m: pc(m[2]) + pc(m[2] & kings)
+    return lambda m: (((((pc(m[2]) + pc(m[2] & kings)) << 1) | (1 if m[3] else 0)) << 14
+                       | (m[1].bit_length() << 7) | m[0].bit_length()) << 64) | m[2]
+
+
+def sort_root_moves(moves: List[RawMove], kings: int, history: Dict[int, int]) -> None:
+    """Sort the root's moves in place before the first iteration: captures by
+    :func:`capture_size`, quiet moves by their history score, then :func:`tie_break`."""
+    if moves and moves[0][2]:
+        moves.sort(key=capture_size(kings), reverse=True)
+    else:
+        hist_get = history.get
+        moves.sort(key=lambda m: (hist_get(m[0] - m[1], 0) << 14) | tie_break(m), reverse=True)
 
 
 class MoveOrdering(NamedTuple):
@@ -77,13 +97,12 @@ def make_move_ordering(history: Dict[int, int], majority: bool) -> MoveOrdering:
     hist_get = history.get
 
     def history_key(m: RawMove) -> int:
-        return hist_get(m[0] - m[1], 0)
+        return (hist_get(m[0] - m[1], 0) << 14) | (m[1].bit_length() << 7) | m[0].bit_length()
 
     def order(moves: List[RawMove], capture: int, kings: int, tt_move: Optional[RawMove],
               kl: List[Optional[RawMove]]) -> None:
         if capture:
-            if not majority:
-                moves.sort(key=capture_size(kings), reverse=True)
+            moves.sort(key=capture_size(kings), reverse=True)
         else:
             moves.sort(key=history_key, reverse=True)
             for killer in (kl[1], kl[0]):
