@@ -80,6 +80,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                         help="setoption for the new engine (repeatable)")
     parser.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
                         help="setoption for the base engine (repeatable)")
+    parser.add_argument("--timemargin", type=int, default=500, metavar="MS",
+                        help="overstep allowed before a time forfeit (default 500: a loaded "
+                             "host delays processes)")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the match (default 10)")
     parser.add_argument("--keep", action="store_true", help="keep the exported trees")
     parser.add_argument("--dry-run", action="store_true",
@@ -157,7 +160,7 @@ def runner_args(args: argparse.Namespace, new_dir: str, base_dir: str, new_name:
     words += ["--variant", args.variant, "--openings", args.openings, "--seed", str(args.seed),
               "--games", str(args.games), "--concurrency", str(args.concurrency),
               "--sprt", f"elo0={args.elo0:g}", f"elo1={args.elo1:g}", f"alpha={args.alpha:g}",
-              f"beta={args.beta:g}", "--pdn", pdn]
+              f"beta={args.beta:g}", "--pdn", pdn, "--timemargin", str(args.timemargin)]
     words += ["--resume"] if args.resume else ["--overwrite"]
     return words
 
