@@ -179,10 +179,32 @@ def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_p
                     yield number, game.variant, position.raw, result
 
 
-def _fit(x, offset, y, k0: float, l2: float, rounds: int):  # numpy arrays
+def square_groups(variant: Variant, names: Sequence[str]) -> Dict[str, List[int]]:
+    """Groups of table features that share a weight before their own: the men's squares of
+    one row (per table), the kings' squares of one ring around the centre."""
+    from draughts_engine.bitboard import geometry
+
+    geo = geometry(variant.size)
+    groups: Dict[str, List[int]] = {}
+    for j, name in enumerate(names):
+        if "[" not in name or name.startswith("runaway"):
+            continue
+        table, square = name[:-1].split("[")
+        r, c = geo.row_col(int(square))
+        if table == "king":
+            ring = max(abs(2 * r - (variant.size - 1)), abs(2 * c - (variant.size - 1))) // 2
+            key = f"king ring {ring}"
+        else:
+            key = f"{table} row {r}"
+        groups.setdefault(key, []).append(j)
+    return groups
+
+
+def _fit(x, offset, y, k0: float, l2, rounds: int):  # numpy arrays; l2: a number or a vector
     import numpy as np
 
     n, f = x.shape
+    l2 = np.broadcast_to(np.asarray(l2, dtype=float), (f,))
     w = np.zeros(f)
     k = k0
     c = math.log(10.0) / 400.0
@@ -199,7 +221,7 @@ def _fit(x, offset, y, k0: float, l2: float, rounds: int):  # numpy arrays
             p = 1.0 / (1.0 + np.exp(-z))
             grad = (k * c) * (x.T @ (p - y)) / n + 2 * l2 * w
             hess_d = (k * c) ** 2 * p * (1 - p)
-            hess = (x.T * hess_d) @ x / n + 2 * l2 * np.eye(f)
+            hess = (x.T * hess_d) @ x / n + 2 * np.diag(l2)
             step = np.linalg.solve(hess, grad)
             w = w - step
             if float(np.max(np.abs(step))) < 1e-3:
@@ -258,7 +280,21 @@ def fit(args: argparse.Namespace) -> int:
     print(f"{len(rows)} positions of {len(set(games))} games "
           f"({int(held.sum())} held out), read in {time.monotonic() - started:.0f} s",
           file=sys.stderr)
-    weights, k, loss = _fit(x[train], offset[train], y[train], 1.0, args.l2, args.rounds)
+    # Each table's squares are fitted as a group weight (a row of men, a ring of kings) plus
+    # the square's own deviation, penalised --square-l2 times more: little data for a square
+    # keeps it near its group's.
+    groups = square_groups(variants[0], names)
+    gx = np.zeros((x.shape[0], len(groups)))
+    for g, members in enumerate(groups.values()):
+        gx[:, g] = x[:, members].sum(axis=1)
+    xa = np.hstack([x, gx])
+    penalty = np.full(xa.shape[1], args.l2)
+    for members in groups.values():
+        penalty[members] = args.l2 * args.square_l2
+    coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds)
+    weights = coef[:len(names)].copy()
+    for g, members in enumerate(groups.values()):
+        weights[members] += coef[len(names) + g]
 
     def logloss(scores, kk, mask):
         z = np.clip(kk * math.log(10.0) / 400.0 * scores[mask], -40, 40)
@@ -289,6 +325,7 @@ def fit(args: argparse.Namespace) -> int:
             "method": "logistic regression of game results (Texel), tools/tune_eval.py",
             "data": [os.path.relpath(p, ROOT) if os.path.isabs(p) else p for p in args.files],
             "positions": int(train.sum()), "games": len(set(games)), "l2": args.l2,
+            "square_l2": args.square_l2,
             "date": time.strftime("%Y-%m-%d"), "fit": report, "weights": fitted,
         }
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -322,6 +359,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                       "{variant} is replaced when several)")
     tune.add_argument("--skip-plies", type=int, default=8)
     tune.add_argument("--l2", type=float, default=1e-4)
+    tune.add_argument("--square-l2", type=float, default=10.0,
+                      help="a square's own weight is penalised this many times more than "
+                           "its row's (10)")
     tune.add_argument("--rounds", type=int, default=3)
     tune.add_argument("--holdout", type=int, default=10, help="every N-th game held out "
                       "(0: none)")
