@@ -282,7 +282,8 @@ def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: i
         king += weights.get(f"king[{n}]", 0)
     for n in geo.squares_of(bk):
         king -= weights.get(f"king[{board.turn(n)}]", 0)
-    pst = (opening * phase + ending * (n_start - phase)) // n_start
+    t = opening * phase + ending * (n_start - phase)
+    pst = t // n_start if t >= 0 else -((-t) // n_start)
     counts = _counts(board, white, black, kings)
     rest = sum(weights.get(name, 0) * value for name, value in counts.items())
     run = 0
@@ -375,7 +376,8 @@ def build_linear(variant: Variant, weights: Dict[str, int],
         opening = p - ending * PACK
         pieces = nwm + nbm + nwk + nbk
         phase = pieces if pieces < N else N
-        pst = (opening * phase + ending * (N - phase)) // N
+        t = opening * phase + ending * (N - phase)
+        pst = t // N if t >= 0 else -((-t) // N)  # towards zero: colours stay symmetric
         empty = full_board ^ white ^ black
         mob = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
                - pc((bm << half) & empty) - pc((bm << half1) & empty)) * MOBM

@@ -200,7 +200,9 @@ def square_groups(variant: Variant, names: Sequence[str]) -> Dict[str, List[int]
     return groups
 
 
-def _fit(x, offset, y, k0: float, l2, rounds: int):  # numpy arrays; l2: a number or a vector
+def _fit(x, offset, y, k0: float, l2, rounds: int, fixed_k: bool = False):
+    """Weights (numpy arrays in and out; ``l2`` a number or one per column), K and the loss
+    function; with ``fixed_k`` K stays ``k0``."""
     import numpy as np
 
     n, f = x.shape
@@ -226,6 +228,8 @@ def _fit(x, offset, y, k0: float, l2, rounds: int):  # numpy arrays; l2: a numbe
             w = w - step
             if float(np.max(np.abs(step))) < 1e-3:
                 break
+        if fixed_k:
+            break
         lo, hi = 0.2, 5.0  # golden-section search for K
         for _ in range(40):
             m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
@@ -291,7 +295,13 @@ def fit(args: argparse.Namespace) -> int:
     penalty = np.full(xa.shape[1], args.l2)
     for members in groups.values():
         penalty[members] = args.l2 * args.square_l2
-    coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds)
+    _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train], y[train], 1.0,
+                        0.0, 1)
+    if args.k == "free":
+        coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds)
+    else:
+        k0 = k_hand if args.k == "hand" else float(args.k)
+        coef, k, loss = _fit(xa[train], offset[train], y[train], k0, penalty, 1, True)
     weights = coef[:len(names)].copy()
     for g, members in enumerate(groups.values()):
         weights[members] += coef[len(names) + g]
@@ -303,8 +313,6 @@ def fit(args: argparse.Namespace) -> int:
                               + (1 - y[mask]) * np.log(1 - p + 1e-12)))
 
     model = offset + x @ weights
-    _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train], y[train], 1.0,
-                        0.0, 1)
     report = {
         "K": round(k, 4), "K_hand": round(k_hand, 4),
         "loss_train": round(logloss(model, k, train), 5),
@@ -363,6 +371,11 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                       help="a square's own weight is penalised this many times more than "
                            "its row's (10)")
     tune.add_argument("--rounds", type=int, default=3)
+    tune.add_argument("--k", default="hand",
+                      help="the logistic scale: hand (default: fitted to the hand-set "
+                           "evaluation, then fixed, as the Texel method does, so the model "
+                           "keeps the material's scale), free (fitted with the weights) "
+                           "or a number")
     tune.add_argument("--holdout", type=int, default=10, help="every N-th game held out "
                       "(0: none)")
     args = parser.parse_args(list(argv))
