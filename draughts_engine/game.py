@@ -22,7 +22,7 @@ side to move losing because it has no legal move takes precedence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .bitboard import popcount
 from .errors import IllegalMoveError, InvalidPdnError, UndoError
@@ -264,10 +264,12 @@ class Game:
         return out
 
     # ---- PDN ------------------------------------------------------------------------
-    def to_pdn(self, tags: Optional[Dict[str, str]] = None, notation: Optional[str] = None) -> str:
+    def to_pdn(self, tags: Optional[Dict[str, str]] = None, notation: Optional[str] = None,
+               comments: Optional[Mapping[int, Union[str, Sequence[str]]]] = None) -> str:
         """This game as PDN text, squares in the variant's notation unless
-        ``notation`` says otherwise (see :func:`.pdn_writer.write_game`)."""
-        return write_game(self, tags, notation)
+        ``notation`` says otherwise, with ``comments`` after the given numbers of
+        plies (see :func:`.pdn_writer.write_game`)."""
+        return write_game(self, tags, notation, comments)
 
     @classmethod
     def from_pdn(cls, pdn: PdnSource, variant: Union[Variant, str, None] = None) -> "Game":

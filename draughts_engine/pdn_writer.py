@@ -28,28 +28,57 @@ pydraughts write them.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .notation import format_move, resolve_notation
 from .variants import WHITE
 
-__all__ = ["write_game", "SEVEN_TAGS"]
+__all__ = ["write_game", "SEVEN_TAGS", "tag_line", "comment_token", "wrap_tokens"]
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 """The tags every PDN game carries, in their order."""
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def tag_line(name: str, value: str) -> str:
+    """One PDN tag line, the value quoted: ``[White "a \\"b\\""]``."""
+    return f'[{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+
+
+def comment_token(text: str) -> str:
+    """``text`` as one PDN comment on one line (braces inside turned into parentheses).
+
+    >>> comment_token("a {b}\\n c")
+    '{a (b) c}'
+    """
+    return "{" + " ".join(text.replace("{", "(").replace("}", ")").split()) + "}"
+
+
+def wrap_tokens(tokens: Sequence[str], width: int = 79) -> List[str]:
+    """Movetext tokens joined into lines of at most ``width`` characters (a longer token
+    stands on a line of its own)."""
+    out: List[str] = []
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            out.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        out.append(line)
+    return out
 
 
 def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
-               notation: Optional[str] = None) -> str:
+               notation: Optional[str] = None,
+               comments: Optional[Mapping[int, Union[str, Sequence[str]]]] = None) -> str:
     """PDN text of a game record (ends with a blank line).
 
     ``tags`` override ``game.tags`` which override the defaults; the Result
     tag and the final token follow ``game.result()`` unless a Result tag is
     given.  ``notation`` (``numeric``/``algebraic``) overrides the variant's own.
+    ``comments`` maps a number of plies to a comment (or several) written after
+    that many moves (after all of them: just before the result).
     """
     variant = game.variant
     style = resolve_notation(notation, variant)
@@ -66,10 +95,12 @@ def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
     lines = []
     for name in SEVEN_TAGS + ("GameType", "SetUp", "FEN"):
         if name in merged:
-            lines.append(f'[{name} "{_quote(merged.pop(name))}"]')
+            lines.append(tag_line(name, merged.pop(name)))
     for name, value in merged.items():
-        lines.append(f'[{name} "{_quote(value)}"]')
+        lines.append(tag_line(name, value))
     lines.append("")
+    notes = {ply: [text] if isinstance(text, str) else list(text)
+             for ply, text in (comments or {}).items()}
     tokens: List[str] = []
     first_mover_white = variant.first == WHITE
     white_to_move = start.white_to_move
@@ -81,11 +112,13 @@ def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
         elif i == 0:
             tokens.append(f"{number}...")
         tokens.append(format_move(move, variant, style))
+        tokens.extend(comment_token(text) for text in notes.get(i + 1, ()))
         if not is_first_mover:
             number += 1
         white_to_move = not white_to_move
+    tokens[:0] = [comment_token(text) for text in notes.get(0, ())]
     tokens.append(_result_of(lines))
-    lines.extend(_wrap(tokens))
+    lines.extend(wrap_tokens(tokens))
     return "\n".join(lines) + "\n\n"
 
 
@@ -94,16 +127,3 @@ def _result_of(tag_lines: List[str]) -> str:
         if line.startswith("[Result "):
             return line.split('"')[1]
     return "*"
-
-
-def _wrap(tokens: List[str], width: int = 79) -> List[str]:
-    out, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            out.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    if line:
-        out.append(line)
-    return out

@@ -10,7 +10,7 @@ makes every move down to the leaves, for benchmarking the make step.
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from .movegen import MoveGenerator
 
@@ -72,15 +72,16 @@ def perft(position, depth: int) -> int:
                      position.white_to_move, depth)
 
 
-def divide(position, depth: int) -> List[Tuple[str, int]]:
+def divide(position, depth: int, notation: Optional[str] = "numeric") -> List[Tuple[str, int]]:
     """Per root move ``(move text, leaf count)``, in legal-move order.
 
-    Depth must be at least 1.
+    Depth must be at least 1.  Move texts are in ``notation`` (``numeric``, ``algebraic``,
+    or None for the variant's own; see :meth:`Position.move_text`).
     """
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, got {depth}")
     rows = []
     for move in position.legal_moves():
         child = position.play(move)
-        rows.append((str(move), perft(child, depth - 1)))
+        rows.append((position.move_text(move, notation), perft(child, depth - 1)))
     return rows

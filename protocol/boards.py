@@ -20,6 +20,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Type
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
 from draughts_engine.games import SMALL_GAME_NAMES, GameInputError, small_game
+from draughts_engine.notation import ALGEBRAIC, NUMERIC, format_move
 from draughts_engine.perft import divide
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import get_variant
@@ -98,20 +99,33 @@ def _state_line(outcome: Optional[str], code: str) -> str:
 
 
 def _fen_reason(exc: Exception, fen: str) -> str:
-    """The reason of a FEN error without the FEN itself (the error line quotes it once)."""
+    """The reason of a FEN error without the FEN itself (the error line quotes it once):
+    the rules core writes ``FEN '<the FEN, cut to 64 characters>': <reason>``."""
     reason = str(exc)
-    for quoted in (repr(fen), f"'{fen}'", f'"{fen}"'):
-        reason = reason.replace(f"FEN {quoted}: ", "").replace(quoted, "the FEN")
-    return reason
+    if reason.startswith("FEN '") and "': " in reason:
+        reason = reason.split("': ", 1)[1]
+    return show_token(reason)
 
 
 class DraughtsBoard(Board):
-    """A draughts game of one variant."""
+    """A draughts game of one variant; its texts (moves, FEN) in :attr:`notation`."""
 
-    def __init__(self, variant: str) -> None:
+    def __init__(self, variant: str, notation: str = NUMERIC) -> None:
         self.variant = get_variant(variant)
         self.variant_name = self.variant.name
         self.game = Game(self.variant)
+        self.notation: Optional[str] = NUMERIC
+        self.set_notation(notation)
+
+    def set_notation(self, notation: str) -> None:
+        """``numeric`` (PDN numbers), ``algebraic`` (``c3``: 8x8 boards; numbers on others)
+        or ``variant`` (the variant's own: algebraic for Russian and Brazilian)."""
+        if notation == "variant":
+            self.notation = None
+        elif notation == ALGEBRAIC and self.variant.size == 8:
+            self.notation = ALGEBRAIC
+        else:
+            self.notation = NUMERIC
 
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
         try:
@@ -150,7 +164,8 @@ class DraughtsBoard(Board):
         lines = ["board " + "".join("-" if cell == " " else cell for cell in row[::2])
                  for row in position.diagram()]
         result = self.game.result()
-        lines += [f"fen {position.fen()}", f"variant {self.variant_name}", f"side {position.turn}",
+        lines += [f"fen {position.fen(self.notation)}", f"variant {self.variant_name}",
+                  f"side {position.turn}",
                   f"ply {self.game.ply}", " ".join(["legal"] + self.legal_texts()),
                   _state_line(result.outcome, result.code)]
         return lines
@@ -159,10 +174,10 @@ class DraughtsBoard(Board):
         return self.game.position.legal_moves()
 
     def move_texts(self, moves: Sequence[Any]) -> List[str]:
-        return [move.pdn() for move in moves]
+        return [format_move(move, self.variant, self.notation) for move in moves]
 
     def perft(self, depth: int) -> List[str]:
-        rows = divide(self.game.position, depth)
+        rows = divide(self.game.position, depth, self.notation)
         lines = [f"{text}: {count}" for text, count in rows]
         lines.append(f"nodes {sum(count for _, count in rows)}")
         return lines
@@ -336,9 +351,10 @@ def _one_word(reason: str) -> str:
     return "game-over"
 
 
-def new_board(variant: str) -> Board:
-    """A fresh board at the start position of ``variant`` (a canonical name or alias)."""
+def new_board(variant: str, notation: str = NUMERIC) -> Board:
+    """A fresh board at the start position of ``variant`` (a canonical name or alias); a
+    draughts board writes its texts in ``notation`` (see :meth:`DraughtsBoard.set_notation`)."""
     name = variant.strip().lower()
     if name in SMALL_GAMES:
         return SmallGameBoard(name)
-    return DraughtsBoard(get_variant(name).name)
+    return DraughtsBoard(get_variant(name).name, notation)

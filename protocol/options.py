@@ -86,6 +86,8 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Eval", "combo", "full", choices=("full", "classic")),
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
+    OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),
+    OptionSpec("EndgameTables", "check", True),
 )
 
 

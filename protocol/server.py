@@ -48,6 +48,7 @@ def format_info(info: SearchInfo, pv: List[str]) -> str:
         score = f"score cp {info.score_cp if info.score_cp is not None else 0}"
     line = (f"info depth {info.depth} seldepth {info.seldepth} {score} nodes {info.nodes} "
             f"nps {info.nps} time {info.time_ms} hashfull {info.hashfull}")
+    line += f" tbhits {info.tbhits}" if getattr(info, "tbhits", 0) else ""
     return line + (" pv " + " ".join(pv) if pv else "")
 
 

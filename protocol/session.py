@@ -21,7 +21,7 @@ from typing import Any, Optional, Tuple
 
 from draughts_engine.search.limits import SearchLimits
 
-from .boards import Board, InfoCallback, SearchOutcome, SessionError, new_board
+from .boards import Board, DraughtsBoard, InfoCallback, SearchOutcome, SessionError, new_board
 from .options import Options, Value
 
 __all__ = ["Session", "SessionError"]
@@ -34,7 +34,7 @@ class Session:
         """A session at the start of ``variant``; ``engine`` replaces the search engine
         the session would build (a test's fake, or an engine built elsewhere)."""
         self.options = Options()
-        self.board: Board = new_board(variant)
+        self.board: Board = new_board(variant, str(self.options["Notation"]))
         self.options.values["Variant"] = self.board.variant_name
         self._engine: Any = engine
         self._engine_lock = threading.Lock()  # the engine is built once, whoever asks first
@@ -46,8 +46,9 @@ class Session:
             if self._engine is None:
                 from draughts_engine.search.engine import Searcher
                 self._engine = Searcher(hash_mb=int(self.options["Hash"]),
-                                      evaluation=str(self.options["Eval"]),
-                                      algorithm=str(self.options["Search"]))
+                                        evaluation=str(self.options["Eval"]),
+                                        algorithm=str(self.options["Search"]),
+                                        endgame_tables=bool(self.options["EndgameTables"]))
             return self._engine
 
     def engine_if_built(self) -> Any:
@@ -70,6 +71,8 @@ class Session:
         if option == "Variant":
             self.set_variant(str(value))
             return option, value
+        if option == "Notation" and isinstance(self.board, DraughtsBoard):
+            self.board.set_notation(str(value))
         engine = self._engine
         if engine is not None:
             if option == "Hash":
@@ -78,13 +81,15 @@ class Session:
                 engine.set_evaluation(str(value))
             elif option == "Search":
                 engine.set_algorithm(str(value))
+            elif option == "EndgameTables":
+                engine.set_endgame_tables(bool(value))
         self.options.values[option] = value
         return option, value
 
     def set_variant(self, variant: str, clear_engine: bool = True) -> None:
         """A new game of ``variant`` (a name or alias) at its start position; the engine
         forgets what it learnt (its hash table) unless ``clear_engine`` is False."""
-        self.board = new_board(variant)
+        self.board = new_board(variant, str(self.options["Notation"]))
         self.options.values["Variant"] = self.board.variant_name
         if clear_engine and self._engine is not None:
             self._engine.new_game()

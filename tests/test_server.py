@@ -311,3 +311,17 @@ def test_scripted_200_move_game_matches_direct_calls(engine: Engine) -> None:
     d = display(engine)
     assert d["fen"] == game.position.fen() and d["ply"] == "200"
     assert d["state"] == ("ongoing" if not game.result().is_over else d["state"])
+
+
+def test_notation_option_writes_squares_as_the_client_asked(engine: Engine) -> None:
+    engine.set_option("Variant", "russian")
+    engine.position(moves=["c3-d4"])                  # input takes every notation
+    assert engine.go(SearchLimits(depth=2)).bestmove[0].isdigit()   # numbers by default
+    d = display(engine)
+    assert d["fen"].startswith("B:W18,21") and all(t[0].isdigit() for t in d["legal"].split())
+    engine.set_option("Notation", "variant")          # Russian's own: algebraic
+    assert engine.go(SearchLimits(depth=2)).bestmove[0].isalpha()
+    d = display(engine)
+    assert d["fen"].startswith("B:Wa1") and "b6-c5" in d["legal"].split()
+    engine.set_option("Variant", "international")     # no algebraic squares on 10x10
+    assert engine.go(SearchLimits(depth=1)).bestmove[0].isdigit()

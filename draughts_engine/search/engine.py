@@ -22,8 +22,11 @@ The classic searches of :mod:`.classic` are available by name: they search
 depth, and obey ``stop``, ``infinite``, ``movetime_ms`` and ``nodes`` (polled every
 :data:`~.classic.STOP_POLL_NODES` nodes); clocks and ponder are not theirs.
 
-Not modelled in the search: the lone-king ending move limits of the draw
-rules (the game record applies them), and contempt (a draw scores 0).
+Endgame databases (:mod:`..endgame`, on unless ``endgame_tables=False``) give
+the exact result of the positions they cover, under the variant's draw rules
+including the lone-king ending counts, read against the plies since the last
+man move or capture.  Not modelled elsewhere in the search: those counts (the
+game record applies them), and contempt (a draw scores 0).
 
 ``Engine`` is the old name of :class:`Searcher`, kept as a deprecated alias
 (importing it warns): ``protocol.client.Engine`` is the client's engine.
@@ -36,6 +39,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
+from ..bitboard import popcount
 from ..evaluate import evaluation_key
 from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES
@@ -43,7 +47,7 @@ from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
 from .pvs import PvsSearch
-from .tree import MAX_PLY
+from .tree import MAX_PLY, PROBE_MARGIN
 from .tt import TranspositionTable
 
 __all__ = ["Searcher", "UnknownAlgorithmError", "ALGORITHMS", "MAX_DEPTH", "MAX_PLY",
@@ -55,6 +59,10 @@ ALGORITHMS = ("pvs", "minimax", "negamax", "alphabeta", "negascout")
 
 DEFAULT_CLASSIC_DEPTH = 4
 """Depth of a classic search when the limits give none."""
+
+ENDGAME_PIECES = 5 + PROBE_MARGIN
+"""Searches of positions with more pieces do not ask the endgame databases (of
+at most 5 pieces) and do not even load their package."""
 
 
 class UnknownAlgorithmError(ValueError):
@@ -69,11 +77,14 @@ class Searcher:
     """
 
     def __init__(self, hash_mb: int = 16, evaluation: str = "full", algorithm: str = "pvs",
-                 pruning: bool = True) -> None:
+                 pruning: bool = True, endgame_tables: bool = True) -> None:
         """``pruning=False`` turns off the selective parts of ``pvs`` (late move
         reductions, static pruning near the horizon): its score then equals a
-        full-width alpha-beta search with the same quiescence (for tests and analysis)."""
+        full-width alpha-beta search with the same quiescence (for tests and analysis).
+        ``endgame_tables=False`` searches without the endgame databases."""
         self.pruning = pruning
+        self.endgame_tables = endgame_tables
+        self._endgame: Dict[str, Any] = {}  # variant name -> EndgameTables, made on first use
         self._tt = TranspositionTable(hash_mb)
         self._history: Dict[int, int] = {}
         self._ponderhit = threading.Event()
@@ -110,6 +121,23 @@ class Searcher:
                 f"unknown search algorithm {name!r} (known: {', '.join(ALGORITHMS)})")
         self.algorithm = key
 
+    def set_endgame_tables(self, on: bool) -> None:
+        """Use the endgame databases (True) or not; tables already read stay in memory."""
+        self.endgame_tables = bool(on)
+
+    def endgame(self, position: Position) -> Any:
+        """The :class:`~..endgame.EndgameTables` of ``position``'s variant (files are
+        read on first probe), or None when the databases are off or ``position``
+        has more than :data:`ENDGAME_PIECES` pieces."""
+        if not self.endgame_tables or popcount(position.white | position.black) > ENDGAME_PIECES:
+            return None  # (a search from there would not reach the databases' pieces)
+        name = position.variant.name
+        tables = self._endgame.get(name)
+        if tables is None:
+            from ..endgame import EndgameTables
+            tables = self._endgame[name] = EndgameTables(position.variant)
+        return tables
+
     def hashfull(self) -> int:
         """Transposition table fill, per mille."""
         return self._tt.hashfull()
@@ -144,7 +172,8 @@ class Searcher:
                 return self._search_classic(position, limits, on_info, stop)
             return PvsSearch(position, limits, history, on_info, stop, table=self._tt,
                              move_history=self._history, ponderhit=self._ponderhit,
-                             evaluation=self.evaluation, pruning=self.pruning).run()
+                             evaluation=self.evaluation, pruning=self.pruning,
+                             endgame=self.endgame(position)).run()
         finally:
             self._ponderhit.clear()
 

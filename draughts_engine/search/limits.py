@@ -147,7 +147,8 @@ class SearchInfo:
 
     ``hashfull`` is the per-mille fill of the transposition table; ``pv`` the
     principal variation (draughts :class:`~draughts_engine.move.Move` values
-    from the engine, the game's own move values from the generic search).
+    from the engine, the game's own move values from the generic search);
+    ``tbhits`` how many positions the endgame databases answered.
     """
 
     depth: int
@@ -159,6 +160,7 @@ class SearchInfo:
     time_ms: int
     hashfull: int
     pv: Tuple[Any, ...]
+    tbhits: int = 0
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,17 @@
 (:func:`search_window`), reports each completed iteration and turns the
 raw result into :class:`~..move.Move` values.  The search itself is
 :func:`~.tree.make_tree_search`'s; the limits are :class:`~.budget.SearchBudget`'s.
+With endgame databases (:class:`~..endgame.EndgameTables`), a root they cover
+has its moves ordered by the databases' results first (so that even a search
+stopped at once plays the best one), and the tree asks them at every node.
 """
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..bitboard import popcount
 from ..evaluate import evaluator
 from ..move import Move
 from ..movegen import RawMove
@@ -58,7 +62,9 @@ class PvsSearch:
 
     ``table``, ``move_history`` (the history heuristic's scores) and
     ``ponderhit`` belong to the :class:`~.engine.Searcher` and outlive the run;
-    ``evaluation`` names the evaluation, ``pruning`` turns selective search on.
+    ``evaluation`` names the evaluation, ``pruning`` turns selective search on,
+    ``endgame`` (an :class:`~..endgame.EndgameTables` of the position's variant, or
+    None) gives exact results of the positions it covers.
     See :meth:`~.engine.Searcher.search` for the rest.
     """
 
@@ -67,7 +73,7 @@ class PvsSearch:
                  on_info: Optional[Callable[[SearchInfo], None]],
                  stop: Optional[threading.Event], *, table: TranspositionTable,
                  move_history: Dict[int, int], ponderhit: threading.Event,
-                 evaluation: str, pruning: bool) -> None:
+                 evaluation: str, pruning: bool, endgame: Any = None) -> None:
         self.position = position
         self.limits = limits
         root = position.raw
@@ -82,6 +88,8 @@ class PvsSearch:
         self.ponderhit = ponderhit
         self.evaluation = evaluation
         self.pruning = pruning
+        self.endgame = endgame
+        self.root_tbhits = 0
 
     def run(self) -> SearchResult:
         """Search to the limits; the result's move is legal (None: no legal move)."""
@@ -97,6 +105,12 @@ class PvsSearch:
         if tt_move is not None and tt_move in root_moves:
             root_moves.remove(tt_move)
             root_moves.insert(0, tt_move)
+        probe = None
+        probe_pieces = 0
+        if self.endgame is not None and self.endgame.max_pieces:
+            probe, probe_pieces = self.endgame.probe, self.endgame.max_pieces
+            if popcount(position.white | position.black) <= probe_pieces:
+                self._order_by_tables(root_moves, probe)
         variant = position.variant
         draw = variant.draw
         tree = make_tree_search(
@@ -104,7 +118,9 @@ class PvsSearch:
             majority=variant.majority_capture,
             no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
             table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
-            prune=self.pruning, game_path=self.history, root_moves=root_moves, budget=budget)
+            prune=self.pruning, game_path=self.history, root_moves=root_moves, budget=budget,
+            probe=probe, probe_pieces=probe_pieces)
+        self.tree = tree
 
         best_move: RawMove = root_moves[0]
         best_score: Optional[int] = None
@@ -140,6 +156,23 @@ class PvsSearch:
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,
                             time.perf_counter() - start)
 
+    def _order_by_tables(self, root_moves: List[RawMove], probe: Callable) -> None:
+        """Put the root moves in the order of the databases' results (best first:
+        the quickest win, then draws, then the slowest loss), when they know the
+        position after every move."""
+        w, b, k, wtm = self.position.raw
+        rev = len(self.history) - 1
+        scores = {}
+        for m in root_moves:
+            nw, nb, nk = self.position.generator.play(w, b, k, wtm, m)
+            found = probe(nw, nb, nk, not wtm, rev + 1 if k & m[0] and not m[2] else 0)
+            if found is None:
+                return
+            self.root_tbhits += 1
+            result, plies = found
+            scores[m] = 0 if not result else (-(WIN - plies) if result > 0 else WIN - plies)
+        root_moves.sort(key=lambda m: scores[m], reverse=True)
+
     # ---- reporting ------------------------------------------------------------------------
     def _moves_of_pv(self, pv: Sequence[RawMove]) -> Tuple[Move, ...]:
         """Convert a raw PV to Move values, stopping at the first illegal move."""
@@ -157,7 +190,8 @@ class PvsSearch:
               pv: Sequence[RawMove]) -> SearchInfo:
         cp, mate = score_to_protocol(score)
         return SearchInfo(depth, seldepth, cp, mate, nodes, int(nodes / max(elapsed, 1e-6)),
-                          int(elapsed * 1000), self.table.hashfull(), self._moves_of_pv(pv))
+                          int(elapsed * 1000), self.table.hashfull(), self._moves_of_pv(pv),
+                          self.root_tbhits + self.tree.tbhits())
 
     def _result(self, best_move: RawMove, score: Optional[int], pv: Sequence[RawMove], depth: int,
                 seldepth: int, nodes: int, elapsed: float) -> SearchResult:

@@ -15,12 +15,16 @@ tuples.  What the parts do:
   where the opponent threatens a capture gets one more ply;
 * ``root_search``: the same over the root moves, which it reorders best first;
 * a repetition (in the search path or the game history) or the variant's
-  no-progress count scores as a draw (:func:`make_repetition_test`).
+  no-progress count scores as a draw (:func:`make_repetition_test`);
+* a position the endgame databases cover (``probe``) is not searched: it
+  scores its exact result, a win or loss as a mate score with the
+  database's distance, a draw 0.
 """
 from __future__ import annotations
 
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from ..bitboard import popcount
 from ..movegen import MoveGenerator, RawMove
 from .budget import POLL_NODES, SearchBudget
 from .interface import MATE_BOUND, WIN
@@ -28,7 +32,7 @@ from .ordering import LMR, Killers, capture_size, make_move_ordering
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["TreeSearch", "make_tree_search", "make_repetition_test", "MAX_PLY", "INFINITY",
-           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS"]
+           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "PROBE_MARGIN"]
 
 MAX_PLY = 256
 """Deepest ply (with extensions and quiescence) a search path may reach."""
@@ -37,9 +41,13 @@ INFINITY = WIN + 1
 PRUNE_DEPTH = 3       # static pruning only this close to the horizon ...
 RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
 FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
+PROBE_MARGIN = 8      # endgame databases asked when the root has at most this many pieces more
 
 #: A raw position: (white, black, kings, white_to_move).
 RawPosition = Tuple[int, int, int, bool]
+
+#: ``probe(w, b, k, wtm, counted) -> (result, plies) or None``: an endgame database.
+Probe = Callable[[int, int, int, bool, int], Optional[Tuple[int, int]]]
 
 
 class TreeSearch(NamedTuple):
@@ -57,6 +65,8 @@ class TreeSearch(NamedTuple):
     pv: Callable[[], Tuple[RawMove, ...]]
     #: ``new_iteration()``: forget ``best_so_far`` (call before each depth).
     new_iteration: Callable[[], None]
+    #: ``tbhits() -> int``: positions the endgame databases answered so far.
+    tbhits: Callable[[], int]
 
 
 def make_repetition_test(path: List[Optional[RawPosition]],
@@ -85,7 +95,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                      majority: bool, no_progress: int, table: TranspositionTable,
                      history: Dict[int, int], killers: Killers, prune: bool,
                      game_path: List[RawPosition], root_moves: List[RawMove],
-                     budget: SearchBudget) -> TreeSearch:
+                     budget: SearchBudget, probe: Optional[Probe] = None,
+                     probe_pieces: int = 0) -> TreeSearch:
     """The tree of one search.
 
     ``evaluate(w, b, k, wtm)`` is the static evaluation for the side to move;
@@ -97,6 +108,10 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     ordering's tables (updated in place), ``table`` the transposition table,
     ``prune`` turns late move reductions and static pruning on.  The search
     polls ``budget`` and lets :class:`~.budget.SearchAborted` through.
+    ``probe(w, b, k, wtm, counted)`` answers positions of at most ``probe_pieces``
+    pieces with ``(result, plies)`` (+1/0/-1 for the side to move, plies to the
+    end) or None (:meth:`~..endgame.EndgameTables.probe`; ``counted`` gets ``rev``);
+    it is asked when the root has at most :data:`PROBE_MARGIN` pieces more.
     """
     # ---- names bound for the hot loops ------------------------------------------------
     # In the closures below a position is (w, b, k, wtm): the white pieces, the
@@ -132,6 +147,12 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     repeated = make_repetition_test(path, no_progress)
     budget_poll = budget.poll
     nodes = 0                          # nodes searched (root, main search and quiescence)
+    tbhits = 0                         # positions the endgame databases answered
+    pc = popcount
+    # Ask the databases only where a search can get down to their pieces (a root
+    # with many more pieces would need a long run of captures): a bool tested first
+    # costs the other searches next to nothing.
+    probing = probe is not None and pc(rw | rb) <= probe_pieces + PROBE_MARGIN
     seldepth = 0                       # deepest ply reached
     next_poll = POLL_NODES             # node count of the next budget poll
     current_best: List[Optional[RawMove]] = [None]
@@ -148,7 +169,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         Fail-soft like :func:`node`; the static evaluation stands for a quiet
         position without threats.
         """
-        nonlocal nodes, seldepth
+        nonlocal nodes, seldepth, tbhits
         nodes += 1
         if nodes >= next_poll:
             poll()
@@ -159,6 +180,13 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
             hp = base + ply
             path[hp] = key
             if repeated(key, hp, rev):
+                return 0
+        if probing and pc(w | b) <= probe_pieces:
+            found = probe(w, b, k, wtm, rev)
+            if found is not None:
+                tbhits += 1
+                if found[0]:
+                    return WIN_ - ply - found[1] if found[0] > 0 else ply + found[1] - WIN_
                 return 0
         if has_capture(w, b, k, wtm):
             moves = moves_of(w, b, k, wtm)
@@ -206,7 +234,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         A result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound,
         otherwise exact.  Raises SearchAborted when the search must end.
         """
-        nonlocal nodes, seldepth
+        nonlocal nodes, seldepth, tbhits
         if depth <= 0 or ply >= MAX_PLY:
             return quiesce(w, b, k, wtm, alpha, beta, ply, rev, True)
         nodes += 1
@@ -219,6 +247,13 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         path[hp] = key
         if rev >= 4 and repeated(key, hp, rev):
             return 0
+        if probing and pc(w | b) <= probe_pieces:
+            found = probe(w, b, k, wtm, rev)
+            if found is not None:
+                tbhits += 1
+                if found[0]:
+                    return WIN_ - ply - found[1] if found[0] > 0 else ply + found[1] - WIN_
+                return 0
         # mate distance pruning
         if alpha < -WIN_ + ply:
             alpha = -WIN_ + ply
@@ -365,4 +400,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     def new_iteration() -> None:
         current_best[0] = None
 
-    return TreeSearch(root_search, counters, best_so_far, pv, new_iteration)
+    def hits() -> int:
+        return tbhits
+
+    return TreeSearch(root_search, counters, best_so_far, pv, new_iteration, hits)

@@ -44,7 +44,6 @@ MAX_PROBLEMS = 50
 """Problems kept word for word; beyond that they are only counted."""
 MAX_PROBLEM_CHARS = 300
 """A problem's message is cut there (a reader may quote a whole 5,000-digit tag)."""
-_WIDTH = 79
 _SPECIAL = frozenset("{};])(")  # what makes a movetext line worth a closer look
 
 
@@ -84,24 +83,6 @@ class GameRecord:
 # --------------------------------------------------------------------------- writing
 
 
-def _comment(text: str) -> str:
-    return "{" + " ".join(text.replace("{", "(").replace("}", ")").split()) + "}"
-
-
-def _wrap(tokens: List[str]) -> List[str]:
-    lines: List[str] = []
-    current = ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > _WIDTH:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    if current:
-        lines.append(current)
-    return lines
-
-
 def game_text(game: Game, tags: Dict[str, str], comment: str = "", opening_plies: int = 0) -> str:
     """PDN of ``game``: ``{end of opening}`` after its first ``opening_plies`` plies (when
     there are any) and ``comment`` just before the result token.
@@ -110,22 +91,12 @@ def game_text(game: Game, tags: Dict[str, str], comment: str = "", opening_plies
     >>> print(game_text(g, {"Result": "*"}, "stopped", 2).split("\\n\\n")[1])
     1. 11-15 23-19 {end of opening} 2. 8-11 {stopped} *
     """
-    text = game.to_pdn(tags)
-    head, _, body = text.partition("\n\n")
-    tokens = body.split()
-    result = tokens.pop() if tokens and tokens[-1] in RESULT_TOKENS else tags["Result"]
-    out: List[str] = []
-    seen = 0
-    for token in tokens:
-        out.append(token)
-        if not token.endswith("."):
-            seen += 1
-            if seen == opening_plies:
-                out.append(_comment(OPENING_END_COMMENT))
+    comments: Dict[int, List[str]] = {}
+    if 0 < opening_plies <= game.ply:
+        comments[opening_plies] = [OPENING_END_COMMENT]
     if comment:
-        out.append(_comment(comment))
-    out.append(result)
-    return head + "\n\n" + "\n".join(_wrap(out)) + "\n\n"
+        comments.setdefault(game.ply, []).append(comment)
+    return game.to_pdn(tags, comments=comments)
 
 
 # --------------------------------------------------------------------------- splitting files

@@ -34,7 +34,8 @@ from draughts_engine.games.tatedrez import Drop, Step, Tatedrez
 from draughts_engine.games.tictactoe import TicTacToe
 from draughts_engine.move import Move
 from draughts_engine.notation import parse_squares
-from draughts_engine.pdn import read_games
+from draughts_engine.pdn import RESULT_TOKENS, read_games
+from draughts_engine.pdn_writer import tag_line, wrap_tokens
 from draughts_engine.position import Position
 from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
 
@@ -571,7 +572,7 @@ class SmallGameRecord(GameRecord):
         if start is not None:
             merged["SetUp"] = "1"
             merged["FEN"] = start
-        lines = [f'[{name} "{_quote(value)}"]' for name, value in merged.items()]
+        lines = [tag_line(name, value) for name, value in merged.items()]
         tokens: List[str] = []
         for ply, text in enumerate(self.move_texts):
             label = self.move_label(ply)
@@ -581,33 +582,16 @@ class SmallGameRecord(GameRecord):
                 tokens.append(label)
             tokens.append(text)
         tokens.append(merged["Result"])
-        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+        return "\n".join(lines) + "\n\n" + "\n".join(wrap_tokens(tokens)) + "\n\n"
 
 
 def _side_of(mark: str) -> str:
     return {"x": "white", "o": "black"}.get(mark, mark)
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _wrap(tokens: Sequence[str], width: int = 79) -> str:
-    lines, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- construction
 
 _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
 
 
 def new_record(variant: str, fen: Optional[str] = None) -> GameRecord:
@@ -685,7 +669,7 @@ def _small_games_from_pdn(text: str, source: str) -> List[GameRecord]:
             tags[tag.group(1)] = tag.group(2).replace('\\"', '"').replace("\\\\", "\\")
             continue
         for word in line.split():
-            if word in _RESULTS:
+            if word in RESULT_TOKENS:
                 tags.setdefault("Result", word)
                 finish(number)
                 tags, words = {}, []
