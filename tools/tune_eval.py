@@ -200,14 +200,16 @@ def square_groups(variant: Variant, names: Sequence[str]) -> Dict[str, List[int]
     return groups
 
 
-def _fit(x, offset, y, k0: float, l2, rounds: int, fixed_k: bool = False):
-    """Weights (numpy arrays in and out; ``l2`` a number or one per column), K and the loss
-    function; with ``fixed_k`` K stays ``k0``."""
+def _fit(x, offset, y, k0: float, l2, rounds: int, fixed_k: bool = False, prior=None):
+    """Weights (numpy arrays in and out; ``l2`` a number or one per column, the penalty of
+    the distance from ``prior``, zeros by default), K and the loss function; with
+    ``fixed_k`` K stays ``k0``."""
     import numpy as np
 
     n, f = x.shape
     l2 = np.broadcast_to(np.asarray(l2, dtype=float), (f,))
-    w = np.zeros(f)
+    prior = np.zeros(f) if prior is None else prior
+    w = prior.copy()
     k = k0
     c = math.log(10.0) / 400.0
 
@@ -221,7 +223,7 @@ def _fit(x, offset, y, k0: float, l2, rounds: int, fixed_k: bool = False):
         for _ in range(8 if f else 0):  # Newton steps for the weights at this K
             z = np.clip(k * c * (offset + x @ w), -40, 40)
             p = 1.0 / (1.0 + np.exp(-z))
-            grad = (k * c) * (x.T @ (p - y)) / n + 2 * l2 * w
+            grad = (k * c) * (x.T @ (p - y)) / n + 2 * l2 * (w - prior)
             hess_d = (k * c) ** 2 * p * (1 - p)
             hess = (x.T * hess_d) @ x / n + 2 * np.diag(l2)
             step = np.linalg.solve(hess, grad)
@@ -297,11 +299,19 @@ def fit(args: argparse.Namespace) -> int:
         penalty[members] = args.l2 * args.square_l2
     _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train], y[train], 1.0,
                         0.0, 1)
+    prior = None
+    if args.prior == "hand":
+        # The hand-set evaluation as seen through the model's features (least squares on
+        # these positions): the weights are pulled towards it, not towards zero.
+        target = hand_scores[train] - offset[train]
+        xt = xa[train]
+        prior = np.linalg.solve(xt.T @ xt + 1e-3 * np.eye(xt.shape[1]), xt.T @ target)
     if args.k == "free":
-        coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds)
+        coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds,
+                             prior=prior)
     else:
         k0 = k_hand if args.k == "hand" else float(args.k)
-        coef, k, loss = _fit(xa[train], offset[train], y[train], k0, penalty, 1, True)
+        coef, k, loss = _fit(xa[train], offset[train], y[train], k0, penalty, 1, True, prior)
     weights = coef[:len(names)].copy()
     for g, members in enumerate(groups.values()):
         weights[members] += coef[len(names) + g]
@@ -371,6 +381,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                       help="a square's own weight is penalised this many times more than "
                            "its row's (10)")
     tune.add_argument("--rounds", type=int, default=3)
+    tune.add_argument("--prior", choices=("hand", "zero"), default="hand",
+                      help="what the penalty pulls the weights towards: the hand-set "
+                           "evaluation seen through the model's features (default), or zero")
     tune.add_argument("--k", default="hand",
                       help="the logistic scale: hand (default: fitted to the hand-set "
                            "evaluation, then fixed, as the Texel method does, so the model "
