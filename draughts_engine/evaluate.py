@@ -443,6 +443,9 @@ def evaluator(name: str = "full", variant: "Variant | str" = "english") -> Evalu
     v = get_variant(variant)
     cached = _CACHE.get((key_name, v.name))
     if cached is None:
+        if v.all_squares:  # the all-squares boards (Turkish) have evaluators of their own
+            from .evaluate_full_board import FULL_BOARD_EVALUATIONS
+            build = FULL_BOARD_EVALUATIONS[key_name]  # type: ignore[index]
         cached = _CACHE[(key_name, v.name)] = Evaluator(key_name, v, build(v))
     return cached
 

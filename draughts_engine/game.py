@@ -13,8 +13,9 @@ Draw rules (see :class:`~.variants.DrawRules`) are applied from the record:
   (International, Russian, Brazilian) plies in a row without a man move or a
   capture;
 * lone-king endings: once the material is three pieces (one a king; Russian:
-  three or more kings) against a lone king, or two against a lone king, the
-  stronger side has that many plies to win.
+  three or more kings) against a lone king, or two against a lone king (Frisian:
+  two kings), the stronger side has that many plies to win; where the variant
+  says so, one piece against one piece (Frisian: two kings) is drawn after a few plies.
 
 A rule makes the game drawn on exactly the ply that completes the count.  The
 side to move losing because it has no legal move takes precedence.
@@ -206,11 +207,18 @@ class Game:
         """Ply limit of the lone-king ending ``position`` is in, or None."""
         rules = self.variant.draw
         w, b, k = position.white, position.black, position.kings
+        if rules.one_vs_one_plies and popcount(w) == popcount(b) == 1:
+            # One piece each (Frisian: a king each; Turkish: any pieces).
+            if not rules.one_vs_one_kings_only or (w | b) & k == w | b:
+                return rules.one_vs_one_plies
         for strong, weak in ((w, b), (b, w)):
             if popcount(weak) != 1 or not weak & k:
                 continue
             pieces, kings = popcount(strong), popcount(strong & k)
-            if rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
+            if rules.two_vs_one_all_kings:
+                if pieces == kings == 2:
+                    return rules.two_vs_one_plies
+            elif rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
                 return rules.two_vs_one_plies
             if rules.three_vs_one_plies:
                 if rules.three_vs_one_all_kings:
@@ -248,7 +256,9 @@ class Game:
         if counters.ending_plies >= 0:
             ending_limit = self._ending_class(position)
             if ending_limit is not None and counters.ending_plies >= ending_limit:
-                return GameResult("draw", f"lone-king ending not won within {ending_limit // 2} moves each",
+                one_each = popcount(position.white) == popcount(position.black) == 1
+                what = "one piece each" if one_each and rules.one_vs_one_plies else "lone-king ending"
+                return GameResult("draw", f"{what} not won within {ending_limit // 2} moves each",
                                   "endgame-rule")
         return ONGOING
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from .bitboard import Geometry, geometry
+from .bitboard import Geometry
+from .fullboard import geometry_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, clip
 from .move import Move
 from .variants import ALGEBRAIC, NOTATIONS, NUMERIC, Variant
@@ -96,7 +97,7 @@ def square_text(square: int, variant: Variant, notation: Optional[str] = None) -
     ('c3', '22')
     """
     if resolve_notation(notation, variant) == ALGEBRAIC:
-        return geometry(variant.size).algebraic(square)
+        return geometry_of(variant).algebraic(square)
     return str(square)
 
 
@@ -109,7 +110,7 @@ def format_move(move: Move, variant: Variant, notation: Optional[str] = None,
     """
     if resolve_notation(notation, variant) == NUMERIC:
         return move.pdn(full_path)
-    name = geometry(variant.size).algebraic
+    name = geometry_of(variant).algebraic
     if not move.captured:
         return f"{name(move.start)}-{name(move.end)}"
     squares = move.path if full_path else (move.start, move.end)

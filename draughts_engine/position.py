@@ -13,11 +13,13 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Optional, Tuple, Union
 
-from .bitboard import Geometry, geometry, iter_bits, popcount
+from .bitboard import Geometry, iter_bits, popcount
+from .fullboard import geometry_of
 from .errors import InvalidFenError, clip
 from .move import Move
 from .movegen import MoveGenerator, RawMove, generator_for
-from .notation import format_move, parse_move, parse_square, resolve_notation
+from .movegen.frisian import STATE_SHIFT, king_state, with_king_state
+from .notation import format_move, parse_move, parse_square, resolve_notation, square_number
 from .variants import ALGEBRAIC, BLACK, NUMERIC, WHITE, Variant, get_variant
 
 __all__ = ["Position", "WHITE", "BLACK"]
@@ -32,11 +34,12 @@ def _zobrist_table(geo: Geometry) -> Tuple[Tuple[int, ...], ...]:
     Kinds: 0 white man, 1 black man, 2 white king, 3 black king; the last
     table holds one key: the side to move (xored in when Black is to move).
     """
-    table = _ZOBRIST.get(geo.size)
+    # Keyed by the layout's width as well: an all-squares 8x8 board has more bits.
+    table = _ZOBRIST.get(geo.bit_count_total)
     if table is None:
         rng = random.Random(_ZOBRIST_SEED + geo.size)
         kinds = tuple(tuple(rng.getrandbits(64) for _ in range(geo.bit_count_total)) for _ in range(4))
-        table = _ZOBRIST[geo.size] = kinds + ((rng.getrandbits(64),),)
+        table = _ZOBRIST[geo.bit_count_total] = kinds + ((rng.getrandbits(64),),)
     return table
 
 
@@ -81,7 +84,7 @@ class Position:
         (a long FEN is quoted cut short).
         """
         v = get_variant(variant)
-        geo = geometry(v.size)
+        geo = geometry_of(v)
         if not isinstance(fen, str):
             raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
         text = fen.strip().strip('"').rstrip(".").strip()
@@ -94,8 +97,12 @@ class Position:
                                   f"got {clip(fields[0], 16)}")
         seen: Dict[str, bool] = {}
         boards = {"W": [0, 0], "B": [0, 0]}  # colour -> [pieces, kings]
+        king_moves: List[str] = []  # king-move fields (``KW28/2``) where the variant has the rule
         for part in fields[1:]:
             if not part:
+                continue
+            if v.king_move_limit and part[:1] in "Kk" and part[1:2].upper() in ("W", "B"):
+                king_moves.append(part)
                 continue
             colour = part[0].upper()
             if colour not in ("W", "B"):
@@ -126,7 +133,10 @@ class Position:
             side, bad = ("white", bad_white) if bad_white else ("black", bad_black)
             raise InvalidFenError(
                 f"FEN {clip(fen)}: {side} man on its promotion row (square {geo.squares_of(bad)[0]})")
-        return cls(v, white, black, white_kings | black_kings, turn == "W")
+        kings = white_kings | black_kings
+        for part in king_moves:
+            kings = _read_king_moves(part, v, geo, white, black, kings, fen)
+        return cls(v, white, black, kings, turn == "W")
 
     # ---- properties -------------------------------------------------------------
     @property
@@ -254,7 +264,16 @@ class Position:
                 items = [("K" if kings & geo.bit(s) else "") + str(s) for s in geo.squares_of(pieces)]
             return colour + ",".join(items)
 
-        return f"{'W' if self.white_to_move else 'B'}:{side('W', self.white)}:{side('B', self.black)}"
+        text = f"{'W' if self.white_to_move else 'B'}:{side('W', self.white)}:{side('B', self.black)}"
+        if self.variant.king_move_limit and kings >> STATE_SHIFT:
+            # The king-move count of the variants that limit it (a field of our own: ``KW28/2``).
+            for colour, is_white in (("W", True), ("B", False)):
+                index, count = king_state(kings, is_white)
+                if count:
+                    name = geo.square_of_index[index]
+                    square = geo.algebraic(name) if algebraic else str(name)
+                    text += f":K{colour}{square}/{count}"
+        return text
 
     def move_text(self, move: Move, notation: Optional[str] = None) -> str:
         """Text of a move of this position in ``notation`` (None: the variant's own,
@@ -287,6 +306,31 @@ class Position:
 
     def __str__(self) -> str:
         return "\n".join(self.diagram())
+
+
+def _read_king_moves(part: str, variant: Variant, geo: Geometry, white: int, black: int,
+                     kings: int, fen: str) -> int:
+    """``kings`` with the king-move count of a FEN field ``K<colour><square>/<count>``.
+
+    The square must hold a king of that colour whose side still has men, and the
+    count must be 1 to the variant's limit (docs/variants-orthogonal.md).
+    """
+    colour = part[1].upper()
+    square_text, _, count_text = part[2:].partition("/")
+    square = parse_square(square_text.strip(), geo)
+    count = square_number(count_text.strip(), variant.king_move_limit)
+    own = white if colour == "W" else black
+    if not square or not count:
+        raise InvalidFenError(f"FEN {clip(fen)}: king-move field {clip(part, 16)} must be "
+                              f"K<colour><square>/<1-{variant.king_move_limit}>")
+    bit = geo.bit(square)
+    if not own & kings & bit or not own & ~kings:
+        raise InvalidFenError(f"FEN {clip(fen)}: king-move field {clip(part, 16)} needs a "
+                              f"{'white' if colour == 'W' else 'black'} king on {square_text} "
+                              "and men of its side")
+    if king_state(kings, colour == "W")[1]:
+        raise InvalidFenError(f"FEN {clip(fen)}: king-move field for {colour} given twice")
+    return with_king_state(kings, colour == "W", bit.bit_length() - 1, count)
 
 
 def _squares_of_item(body: str, geo: Geometry, fen: str) -> List[int]:

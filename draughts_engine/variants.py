@@ -28,7 +28,7 @@ from .errors import DraughtsError
 
 __all__ = ["Variant", "DrawRules", "UnknownVariantError", "get_variant", "variant_names",
            "variant_for_game_type", "VARIANTS", "ENGLISH", "RUSSIAN", "BRAZILIAN",
-           "INTERNATIONAL", "WHITE", "BLACK", "NUMERIC", "ALGEBRAIC", "NOTATIONS"]
+           "INTERNATIONAL", "FRISIAN", "FRYSK", "TURKISH", "WHITE", "BLACK", "NUMERIC", "ALGEBRAIC", "NOTATIONS"]
 
 WHITE = "white"
 BLACK = "black"
@@ -67,6 +67,15 @@ class DrawRules:
     """How the three-vs-one rule counts: True (Russian) for three or more kings,
     and only kings, against a lone king; False (FMJD) for exactly three pieces,
     at least one of them a king, against a lone king."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    two_vs_one_all_kings: bool = False
+    """How the two-vs-one rule counts: True (Frisian) for exactly two kings against a
+    lone king; False (FMJD) for two pieces or fewer, one a king."""
+    one_vs_one_plies: int = 0
+    """One piece against one piece: the game is drawn after this many plies
+    (Frisian two moves each with a king each; Turkish two moves each, any pieces)."""
+    one_vs_one_kings_only: bool = False
+    """Whether the one-vs-one rule needs both pieces to be kings (Frisian)."""
 
 
 @dataclass(frozen=True)
@@ -129,16 +138,39 @@ class Variant:
     published_perft: Tuple[int, ...] = ()
     """Perft counts of the start position published by the rules community,
     depth 1 upwards (the conformance suite judges engines against them)."""
+    # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
+    orthogonal_captures: bool = False
+    """Whether pieces also capture along rows and columns (Frisian: a man jumps the
+    piece two columns or two rows away; kings fly in all eight directions)."""
+    all_squares: bool = False
+    """Whether every square of the board is playable and pieces move along rows and
+    columns only (Turkish); squares are then numbered 1..size*size row by row."""
+    men_move_sideways: bool = False
+    """Whether men also step and capture sideways (Turkish: forward and sideways, never back)."""
+    remove_during_capture: bool = False
+    """Whether each captured piece leaves the board at once, before the capture goes on
+    (Turkish), instead of at the end of the move; a king may then not turn 180 degrees
+    between two captures."""
+    capture_king_value: int = 100
+    """What a captured king weighs for the majority rule, a man weighing 100 (Frisian
+    199: more than one man, less than two, so n kings outweigh 2n-1 men)."""
+    king_first_at_equal_value: bool = False
+    """Whether, between captures of equal value, one made by a king must be taken (Frisian)."""
+    king_move_limit: int = 0
+    """Non-capturing moves in a row the same king may make while its side still has
+    men (Frisian 3; 0: no limit).  The count is part of the position."""
+    start_position: str = ""
+    """An explicit start FEN when the start is not ``start_rows`` full rows (Turkish)."""
 
     @property
     def squares(self) -> int:
-        """Number of playable (dark) squares."""
-        return self.size * self.size // 2
+        """Number of playable squares (the dark ones, or all of them: :attr:`all_squares`)."""
+        return self.size * self.half
 
     @property
     def half(self) -> int:
         """Playable squares per row."""
-        return self.size // 2
+        return self.size if self.all_squares else self.size // 2
 
     @property
     def algebraic(self) -> bool:
@@ -152,6 +184,8 @@ class Variant:
 
     def start_fen(self) -> str:
         """The PDN FEN of the start position (numeric squares, with ranges)."""
+        if self.start_position:
+            return self.start_position
         n = self.start_rows * self.half
         side = "W" if self.first == WHITE else "B"
         return f"{side}:W{self.squares - n + 1}-{self.squares}:B1-{n}"
@@ -195,7 +229,42 @@ INTERNATIONAL = Variant(
     published_perft=(9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763),
 )
 
-VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)}
+# ---- orthogonal families: Frisian, Frysk!, Turkish (docs/variants-orthogonal.md) ----------
+FRISIAN = Variant(
+    name="frisian", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=40, start_rows=4,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("fries", "frisian-draughts"),
+    king_value=190, notation=NUMERIC, hub_names=("frisian",), pdn_results=("2-0", "0-2", "1-1"),
+    published_perft=(9, 81, 658, 3874, 21265, 102431, 540126, 2825779),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+FRYSK = Variant(
+    name="frysk", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=97, start_rows=1,
+    draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
+                   one_vs_one_plies=4, one_vs_one_kings_only=True),
+    aliases=("frysk!",),
+    king_value=190, notation=NUMERIC, hub_names=("frysk",), pdn_results=("2-0", "0-2", "1-1"),
+    orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
+    king_move_limit=3,
+)
+TURKISH = Variant(
+    name="turkish", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
+    majority_capture=True, promote_during_capture=False, game_type=30, start_rows=2,
+    draw=DrawRules(repetitions=3, one_vs_one_plies=4),
+    aliases=("dama", "turkish-draughts"),
+    king_value=500, notation=ALGEBRAIC, hub_names=("turkish",),
+    all_squares=True, men_move_sideways=True, remove_during_capture=True,
+    start_position="W:W41-56:B9-24",
+)
+ORTHOGONAL_VARIANTS: Tuple[Variant, ...] = (FRISIAN, FRYSK, TURKISH)
+# ---- end of the orthogonal families ---------------------------------------------------------
+
+VARIANTS: Dict[str, Variant] = {v.name: v for v in (ENGLISH, RUSSIAN, BRAZILIAN, INTERNATIONAL)
+                                + ORTHOGONAL_VARIANTS}
 """The draughts variants by canonical name."""
 
 

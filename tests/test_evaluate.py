@@ -39,8 +39,9 @@ def mirrored(position: Position) -> Position:
     def turn(mask: int) -> int:
         return geo.mask_of(n + 1 - s for s in geo.squares_of(mask))
 
+    # (the board's kings only: a Frisian king-move count above them does not turn)
     return Position(position.variant, turn(position.black), turn(position.white),
-                    turn(position.kings), not position.white_to_move)
+                    turn(position.kings & geo.board), not position.white_to_move)
 
 
 def test_names_and_errors() -> None:
@@ -78,11 +79,13 @@ def test_explain_sums_to_evaluate_and_colours_are_symmetric(variant: str, name: 
 def test_material_dominates(variant: str) -> None:
     start = Position.start(variant)
     geo = start.geometry
-    # Remove one black man from the back row: White is about a man up.
-    missing = geo.bit(1)
+    # Remove one black man from the back row: White is about a man up (more
+    # than that when few men start, as in Frysk!: the side ahead likes trades).
+    missing = geo.bit(geo.squares_of(start.black)[0])
     up = Position(start.variant, start.white, start.black & ~missing, 0, True)
     score = evaluate(up)
-    assert MAN_VALUE // 2 < score < 2 * MAN_VALUE
+    few = len(geo.squares_of(start.black)) < 12
+    assert MAN_VALUE // 2 < score < (3 if few else 2) * MAN_VALUE
     assert dict(explain(up))["material"] == MAN_VALUE
     assert evaluate(up, "classic") >= 5 * CLASSIC_SCALE - 2 * CLASSIC_SCALE
 

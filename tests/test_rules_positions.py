@@ -56,7 +56,7 @@ def test_every_rule_is_covered():
               "duplicate_paths", "ambiguous", "king_not_flying"]
     for word in wanted:
         assert any(word in name for name in BY_NAME), word
-    assert {row[1] for row in ROWS} == {"english", "russian", "brazilian", "international"}
+    assert {row[1] for row in ROWS} >= {"english", "russian", "brazilian", "international"}
 
 
 @pytest.mark.parametrize("name,variant,fen,expected", ROWS, ids=[row[0] for row in ROWS])
@@ -71,6 +71,8 @@ def test_rule_position(name, variant, fen, expected):
     triples = [(m.start, m.end, frozenset(m.captured)) for m, _ in moves]
     assert len(triples) == len(set(triples)), "a move is listed twice"
     assert len(pos.legal_moves()) == len(expected) == pos.generator.count(*pos.raw)
+    if variant not in ref.RULES:
+        return  # checked against pydraughts instead (tests/test_rules_pydraughts_orthogonal.py)
     # the reference generator agrees (the data file is not just the engine's opinion)
     board, white_to_move = ref.parse_fen(fen, pos.geometry.size)
     ref_moves = ref.legal_moves_with_paths(variant, board, white_to_move)

@@ -266,3 +266,30 @@ def test_leaving_the_page_closes_its_board(page, web):
     while len(web.registry):
         assert time.monotonic() < deadline, "the board stayed open after the page went away"
         time.sleep(0.05)
+
+
+def test_turkish_board_has_64_squares_and_takes_clicks(page, web, artifacts):
+    open_page(page, web, "?variant=turkish&black=human")
+    assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 64
+    assert piece(page, 42) == "w" and piece(page, 18) == "b" and piece(page, 1) is None
+    page.click('[data-square="42"]')
+    assert has_class(page, 34, "dest") and has_class(page, 41, "dest") is False  # 41 is taken
+    page.click('[data-square="34"]')
+    moves = wait_played(page, 1)
+    assert moves[0] in ("42-34", "b3-b4")
+    assert piece(page, 34) == "w" and piece(page, 42) is None
+    page.screenshot(os.path.join(artifacts, "board-turkish.png"), "#board")
+
+
+def test_frisian_orthogonal_capture_by_clicks(page, web):
+    open_page(page, web, "?variant=frisian&black=human")
+    assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 50
+    type_into(page, "#txt-fen", "W:W28:B27,3")
+    page.click("#btn-setfen")
+    page.wait_for("document.querySelector('[data-square=\"27\"]').getAttribute('data-piece') === 'b'",
+                  WAIT, "the FEN position")
+    page.click('[data-square="28"]')
+    assert has_class(page, 26, "dest")
+    page.click('[data-square="26"]')
+    assert wait_played(page, 1)[0] == "28x26"
+    assert piece(page, 26) == "w" and piece(page, 27) is None

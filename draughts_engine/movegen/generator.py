@@ -170,5 +170,17 @@ def generator_for(variant: "Variant | str") -> MoveGenerator:
     v = get_variant(variant)
     gen = _GENERATORS.get(v.name)
     if gen is None:
-        gen = _GENERATORS[v.name] = MoveGenerator(v)
+        gen = _GENERATORS[v.name] = _build(v)
     return gen
+
+
+def _build(variant: Variant) -> MoveGenerator:
+    """The generator class of a variant's family (the orthogonal families have their own
+    modules, imported here so that they may import the parts of this package)."""
+    if variant.all_squares:
+        from .turkish import TurkishGenerator
+        return TurkishGenerator(variant)  # type: ignore[return-value]
+    if variant.orthogonal_captures:
+        from .frisian import FrisianGenerator
+        return FrisianGenerator(variant)  # type: ignore[return-value]
+    return MoveGenerator(variant)

@@ -9,10 +9,11 @@ answer the engine is judged by is canned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine import Game, Move, Position, get_variant, parse_move, perft
-from draughts_engine.bitboard import Geometry, geometry
+from draughts_engine.bitboard import Geometry
+from draughts_engine.fullboard import geometry_of
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.notation import move_text, parse_squares
 from draughts_engine.variants import WHITE, UnknownVariantError
@@ -64,7 +65,7 @@ class Rules:
         except UnknownVariantError as exc:
             raise UsageError(str(exc)) from None
         self.name: str = self.variant.name
-        self.geometry: Geometry = geometry(self.variant.size)
+        self.geometry: Geometry = geometry_of(self.variant)
         self._line: Optional[OpeningLine] = None
         self._multi: Optional[Optional[MultiCapture]] = None
         self._multi_searched = False
@@ -145,7 +146,7 @@ class Rules:
     def opening_line(self, plies: int = 6) -> OpeningLine:
         """A line of at least ``plies`` plies from the start that contains a capture."""
         if self._line is None:
-            prefix = self._shortest_capture_line(max_plies=6)
+            prefix = self._shortest_capture_line(max_plies=12)
             position = self.play(self.start(), prefix)
             moves = list(prefix)
             while len(moves) < plies:
@@ -157,23 +158,49 @@ class Rules:
             self._line = OpeningLine(tuple(moves), len(prefix) - 1)
         return self._line
 
-    def _shortest_capture_line(self, max_plies: int) -> Tuple[str, ...]:
+    def _shortest_capture_line(self, max_plies: int, beam: int = 4000) -> Tuple[str, ...]:
+        """The first capture line in breadth-first order; each position is kept once, by
+        its first line, and each ply keeps at most ``beam`` positions (a start with few
+        men, as in Frysk!, needs more plies before the first capture)."""
         frontier: List[Tuple[Position, Tuple[str, ...]]] = [(self.start(), ())]
         for _ in range(max_plies):
-            following: List[Tuple[Position, Tuple[str, ...]]] = []
+            following: Dict[Position, Tuple[str, ...]] = {}
             for position, line in frontier:
                 for move in self.sorted_moves(position):
                     if move.captured:
                         return line + (move.pdn(),)
-                    following.append((position.play_raw(move.raw), line + (move.pdn(),)))
-            frontier = following
+                    child = position.play_raw(move.raw)
+                    if child not in following and len(following) < beam:
+                        following[child] = line + (move.pdn(),)
+            frontier = list(following.items())
         raise ConformanceError(f"no capture within {max_plies} plies in {self.name}")
 
     def kings_fen(self) -> str:
         """A legal, ongoing position with kings and men of both sides, White to move."""
         squares, half = self.geometry.squares, self.geometry.half
         middle = squares // 2 + 1
-        return f"W:WK{middle},{squares - 1}:BK2,{half + 1}"
+        first = f"W:WK{middle},{squares - 1}:BK2,{half + 1}"
+        # Where kings take a lot at once (Turkish), move the kings until two plies of
+        # play leave both sides with moves.
+        candidates = [first] + [f"W:WK{white},{squares - 1}:BK{black},{half + 1}"
+                                for white in range(middle, squares - half)
+                                for black in range(2, half)]
+        for fen in candidates:
+            if self._lively(fen):
+                return fen
+        return first
+
+    def _lively(self, fen: str) -> bool:
+        """Whether both sides of ``fen`` have moves for the first two plies of play."""
+        position = self._position_or_none(fen)
+        for _ in range(2):
+            if position is None:
+                return False
+            moves = self.sorted_moves(position)
+            if not moves:
+                return False
+            position = position.play_raw(moves[0].raw)
+        return position is not None and bool(position.raw_moves())
 
     def ranged_fen(self) -> str:
         """The start position written with square ranges (``B:W21-32:B1-12``)."""

@@ -66,13 +66,22 @@ def _seconds(low: float, high: float, zero: bool = False) -> Callable[[str], flo
     return parse
 
 
+def _dxp_variant(name: str) -> bool:
+    """Whether DXP can carry the variant: DamExchange knows the dark-square diagonal games
+    only, not the orthogonal families (Frisian, Frysk!, Turkish)."""
+    variant = get_variant(name)
+    return not (variant.orthogonal_captures or variant.all_squares)
+
+
 def _variant(text: str) -> str:
+    names = ", ".join(n for n in variant_names() if _dxp_variant(n))
     try:
-        return get_variant(text).name
+        name = get_variant(text).name
     except ValueError:
-        names = ", ".join(variant_names())
-        raise argparse.ArgumentTypeError(f"unknown variant {_quoted(text)} (one of {names})") \
-            from None
+        name = ""
+    if not name or not _dxp_variant(name):
+        raise argparse.ArgumentTypeError(f"unknown variant {_quoted(text)} for DXP (one of {names})")
+    return name
 
 
 def _one_of(*choices: str) -> Callable[[str], str]:

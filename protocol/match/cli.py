@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import IO, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from draughts_engine.variants import get_variant
+from draughts_engine.variants import get_variant, variant_names
 from protocol.match.clock import MAX_CLOCK_MS
 from protocol.match.config import MatchConfig
 from protocol.match.elo import SprtConfig
@@ -78,8 +78,8 @@ def _match_parser() -> argparse.ArgumentParser:
                         help="an engine (give two or more)")
     parser.add_argument("--each", nargs="+", metavar="KEY=VALUE", default=[],
                         help="keys applied to every engine (an engine's own keys win)")
-    parser.add_argument("--variant", default="english", help="english (default), russian, "
-                        "brazilian, international or an alias")
+    parser.add_argument("--variant", default="english",
+                        help=f"english (default), {', '.join(variant_names()[1:])} or an alias")
     parser.add_argument("--tournament", default="round-robin", choices=TOURNAMENTS)
     parser.add_argument("--games", type=_int_in(1, MAX_GAMES), default=2,
                         help="games per pairing (pairs of games share an opening; default 2)")

@@ -37,6 +37,7 @@ class BoardView {
     this.onMove = onMove;
     this.onHint = onHint || (() => {});
     this.size = 0;
+    this.squares = 0;  // playable squares: size * size / 2, or size * size (Turkish)
     this.flipped = false;
     this.numbers = false;
     this.pieces = "";
@@ -62,10 +63,22 @@ class BoardView {
 
   /* ---------------------------------------------------------------- geometry */
 
+  /* Every square is playable (Turkish draughts): numbered row by row from the top left. */
+  allSquares() {
+    return this.squares === this.size * this.size;
+  }
+
   rowCol(square) {
-    const half = this.size / 2;
-    const row = Math.floor((square - 1) / half);
-    const col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    let row;
+    let col;
+    if (this.allSquares()) {
+      row = Math.floor((square - 1) / this.size);
+      col = (square - 1) % this.size;
+    } else {
+      const half = this.size / 2;
+      row = Math.floor((square - 1) / half);
+      col = 2 * ((square - 1) % half) + (row % 2 === 0 ? 1 : 0);
+    }
     return this.flipped ? [this.size - 1 - row, this.size - 1 - col] : [row, col];
   }
 
@@ -82,12 +95,14 @@ class BoardView {
 
   /* ---------------------------------------------------------------- state */
 
-  /* Show a position: {size, pieces, legal, last, arrow}; `legal` is empty when the
-   * person may not move now. Keeps a selection that is still possible. */
+  /* Show a position: {size, pieces, legal, last, arrow}; `pieces` has one character per
+   * playable square; `legal` is empty when the person may not move now. Keeps a
+   * selection that is still possible. */
   show(view) {
-    const sizeChanged = view.size !== this.size;
+    const sizeChanged = view.size !== this.size || view.pieces.length !== this.squares;
     const legalChanged = JSON.stringify(view.legal || []) !== JSON.stringify(this.legal);
     this.size = view.size;
+    this.squares = view.pieces.length;
     this.pieces = view.pieces;
     this.legal = view.legal || [];
     this.last = view.last || null;
@@ -122,14 +137,15 @@ class BoardView {
     this.svg.classList.toggle("board-10", n === 10);
     for (const name of ["squares", "labels"]) this.layers[name].textContent = "";
     this.rects = {};
+    this.svg.classList.toggle("all-squares", this.allSquares());
     for (let row = 0; row < n; row += 1) {
       for (let col = 0; col < n; col += 1) {
-        if ((row + col) % 2 === 0) {
+        if ((row + col) % 2 === 0 && !this.allSquares()) {
           svg("rect", {x: col, y: row, width: 1, height: 1, class: "light"}, this.layers.squares);
         }
       }
     }
-    for (let square = 1; square <= n * n / 2; square += 1) {
+    for (let square = 1; square <= this.squares; square += 1) {
       const [row, col] = this.rowCol(square);
       this.rects[square] = svg("rect", {x: col, y: row, width: 1, height: 1, class: "dark",
                                         "data-square": square}, this.layers.squares);
@@ -146,7 +162,7 @@ class BoardView {
     marks.textContent = "";
     pieces.textContent = "";
     arrows.textContent = "";
-    const squares = this.size * this.size / 2;
+    const squares = this.squares;
     const movable = new Set(this.legal.map((m) => m.paths[0][0]));
     const targets = this._targets();
     for (let square = 1; square <= squares; square += 1) {
@@ -155,6 +171,10 @@ class BoardView {
       if (piece && piece !== ".") rect.setAttribute("data-piece", piece);
       else rect.removeAttribute("data-piece");
       const classes = ["dark"];
+      if (this.allSquares()) {  // every square plays: a plain checked board
+        const [row, col] = this.rowCol(square);
+        if ((row + col) % 2 === 0) classes.push("even");
+      }
       if (this.last && this.last.path.includes(square)) classes.push("last");
       if (this.selection && (square === this.selection.origin || this.selection.via.includes(square)
                              || square === this.selection.end)) classes.push("selected");
