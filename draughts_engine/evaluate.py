@@ -445,7 +445,8 @@ def evaluator(name: str = "full", variant: "Variant | str" = "english") -> Evalu
     if cached is None:
         if v.all_squares:  # the all-squares boards (Turkish) have evaluators of their own
             from .evaluate_full_board import FULL_BOARD_EVALUATIONS
-            build = FULL_BOARD_EVALUATIONS[key_name]  # type: ignore[index]
+            # their hand-set evaluation is their "full" (no tuned weights for them yet)
+            build = FULL_BOARD_EVALUATIONS.get(key_name, FULL_BOARD_EVALUATIONS["full"])
         cached = _CACHE[(key_name, v.name)] = Evaluator(key_name, v, build(v))
     return cached
 
