@@ -8,8 +8,10 @@ tuples.  What the parts do:
 
 * ``node``: fail-soft principal variation search with a transposition table,
   mate distance pruning, static pruning near the horizon, late move
-  reductions of quiet late moves (never when either side has a capture
-  pending), and a single legal reply not counted as a ply;
+  reductions of quiet late moves and, within :data:`LMP_DEPTH` plies of the
+  horizon in non-PV nodes, late move pruning (neither when either side has a
+  capture pending), and a single legal reply not counted as a ply;
+  moves are ordered by :mod:`.ordering`, never by the generator's order;
 * ``quiesce``: a position where the side to move must capture is never
   scored statically (all captures are searched); at the horizon, a position
   where the opponent threatens a capture gets one more ply;
@@ -32,7 +34,7 @@ from .ordering import LMR, Killers, capture_size, make_move_ordering
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["TreeSearch", "make_tree_search", "make_repetition_test", "MAX_PLY", "INFINITY",
-           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "PROBE_MARGIN"]
+           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "LMP_DEPTH", "LMP_MOVES", "PROBE_MARGIN"]
 
 MAX_PLY = 256
 """Deepest ply (with extensions and quiescence) a search path may reach."""
@@ -41,6 +43,8 @@ INFINITY = WIN + 1
 PRUNE_DEPTH = 3       # static pruning only this close to the horizon ...
 RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
 FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
+LMP_DEPTH = 3         # late move pruning this close to the horizon: quiet moves from ...
+LMP_MOVES = (0, 4, 7, 12)  # ... index LMP_MOVES[depth] on are not searched (non-PV nodes)
 PROBE_MARGIN = 8      # endgame databases asked when the root has at most this many pieces more
 
 #: A raw position: (white, black, kings, white_to_move).
@@ -307,11 +311,15 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                 score = -node(nw, nb, nk, nwtm, d1, -beta, -alpha, ply + 1, nrev)
             else:
                 r = 0
-                if prune and depth >= 2 and i >= 2 and not capture and m != kl[0] and m != kl[1]:
+                if prune and i >= 2 and not capture and m != kl[0] and m != kl[1]:
                     if threatened is None:
                         threatened = has_capture(w, b, k, nwtm)
                     if not threatened and not has_capture(nw, nb, nk, nwtm):
-                        r = lmr[depth if depth < 64 else 63][i if i < 64 else 63]
+                        if depth <= LMP_DEPTH and not pv and i >= LMP_MOVES[depth] \
+                                and best > -MATE:
+                            continue  # late move pruning: a late quiet move near the horizon
+                        if depth >= 2:
+                            r = lmr[depth if depth < 64 else 63][i if i < 64 else 63]
                 score = -node(nw, nb, nk, nwtm, d1 - r, -alpha - 1, -alpha, ply + 1, nrev)
                 if r and score > alpha:
                     score = -node(nw, nb, nk, nwtm, d1, -alpha - 1, -alpha, ply + 1, nrev)
