@@ -9,7 +9,13 @@ code reads or writes module state.
 Evaluators, looked up by name with :func:`evaluator`:
 
 ``full`` (default)
-    material (a king is worth the variant's ``king_value``: flying kings much higher),
+    the tuned linear model of :mod:`.evalmodel` (material, exchange, tapered
+    piece-square tables of men, kings' squares, mobility, safety, balance,
+    runaway men; weights fitted on self-play games, read from
+    ``data/weights-<variant>.json`` on first use) plus the king-ending
+    knowledge below; a variant without a weights file gets ``hand``.
+``hand``
+    the hand-set evaluation: material (a king is worth the variant's ``king_value``: flying kings much higher),
     ``exchange`` (the side ahead likes trades: the lead counts more as the
     board empties), ``backrank`` (men guarding their own back row while the
     opponent still has men), ``centre`` (men and kings on central squares),
@@ -43,7 +49,7 @@ from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geomet
 from .errors import DraughtsError
 from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
-__all__ = ["Evaluator", "UnknownEvaluationError", "evaluator", "evaluation_names",
+__all__ = ["Evaluator", "UnknownEvaluationError", "evaluator", "evaluation_names", "evaluation_key",
            "evaluate", "explain", "EVALUATIONS", "MAN_VALUE"]
 
 MAN_VALUE = 100
@@ -398,8 +404,21 @@ def _build_classic(variant: Variant) -> Callable[..., object]:
     return classic
 
 
+def _build_tuned(variant: Variant) -> Callable[..., object]:
+    """The tuned model of :mod:`.evalmodel` with the variant's weights file, or the
+    hand-set evaluation (``hand``) when the variant has none."""
+    from .evalmodel import build_linear, load_weights  # read on first use, not at import
+
+    weights = load_weights(variant)
+    if weights is None:
+        return _build_full(variant)
+    hand = _Weights(variant.size, variant.king_value)
+    return build_linear(variant, weights, _build_endgame(variant, _TABLES[variant.size], hand))
+
+
 EVALUATIONS: Dict[str, Callable[[Variant], Callable[..., object]]] = {
-    "full": _build_full,
+    "full": _build_tuned,
+    "hand": _build_full,
     "classic": _build_classic,
 }
 
@@ -471,22 +490,31 @@ def evaluation_names() -> Tuple[str, ...]:
     return tuple(EVALUATIONS)
 
 
+def evaluation_key(name: str) -> str:
+    """The registered form of an evaluation name (stripped, lower case), without building
+    anything; raises :class:`UnknownEvaluationError` for an unknown name."""
+    key_name = name.strip().lower() if isinstance(name, str) else name
+    if key_name not in EVALUATIONS:
+        raise UnknownEvaluationError(
+            f"unknown evaluation {name!r} (known: {', '.join(EVALUATIONS)})")
+    return key_name  # type: ignore[return-value]
+
+
 def evaluator(name: str = "full", variant: "Variant | str" = "english") -> Evaluator:
-    """The (cached) evaluator called ``name`` for ``variant``.
+    """The (cached) evaluator called ``name`` for ``variant`` (built, and its weights read,
+    on the first call for that pair).
 
     Raises :class:`UnknownEvaluationError` for an unknown name.
     """
-    key_name = name.strip().lower() if isinstance(name, str) else name
-    build = EVALUATIONS.get(key_name)  # type: ignore[arg-type]
-    if build is None:
-        raise UnknownEvaluationError(
-            f"unknown evaluation {name!r} (known: {', '.join(EVALUATIONS)})")
+    key_name = evaluation_key(name)
+    build = EVALUATIONS[key_name]
     v = get_variant(variant)
     cached = _CACHE.get((key_name, v.name))
     if cached is None:
         if v.all_squares:  # the all-squares boards (Turkish) have evaluators of their own
             from .evaluate_full_board import FULL_BOARD_EVALUATIONS
-            build = FULL_BOARD_EVALUATIONS[key_name]  # type: ignore[index]
+            # their hand-set evaluation is their "full" (no tuned weights for them yet)
+            build = FULL_BOARD_EVALUATIONS.get(key_name, FULL_BOARD_EVALUATIONS["full"])
         if v.goal == CROWN_GOAL:
             build = _build_race
         elif v.goal == LOSE_GOAL:

@@ -8,9 +8,10 @@ import pytest
 
 from draughts_engine.evaluate import (CLASSIC_SCALE, MAN_VALUE, UnknownEvaluationError,
                                       evaluate, evaluation_names, evaluator, explain)
+from draughts_engine import evalmodel
 from draughts_engine.position import Position
 from draughts_engine.search.interface import MATE_BOUND
-from draughts_engine.variants import get_variant, variant_names
+from draughts_engine.variants import NORMAL_GOAL, get_variant, variant_names
 
 VARIANTS = variant_names()
 NAMES = evaluation_names()
@@ -44,7 +45,7 @@ def mirrored(position: Position) -> Position:
 
 
 def test_names_and_errors() -> None:
-    assert NAMES[0] == "full" and "classic" in NAMES
+    assert NAMES[0] == "full" and "classic" in NAMES and "hand" in NAMES
     with pytest.raises(UnknownEvaluationError):
         evaluator("nonsense", "english")
     assert issubclass(UnknownEvaluationError, ValueError)
@@ -116,23 +117,24 @@ def test_classic_weights() -> None:
 def test_back_rank_and_centre_are_rewarded() -> None:
     guarded = Position.from_fen("W:W30,22:B3,10", "english")
     moved = Position.from_fen("W:W26,22:B3,10", "english")
-    assert dict(explain(guarded))["backrank"] > dict(explain(moved))["backrank"]
+    assert dict(explain(guarded, "hand"))["backrank"] > dict(explain(moved, "hand"))["backrank"]
     central = Position.from_fen("W:W18:B5", "english")
     side = Position.from_fen("W:W21:B5", "english")
-    assert dict(explain(central))["centre"] > dict(explain(side))["centre"]
+    assert dict(explain(central, "hand"))["centre"] > dict(explain(side, "hand"))["centre"]
 
 
 def test_runaway_man() -> None:
     free = Position.from_fen("W:W10,K32:B28,K29", "english")      # nothing ahead of 10
     blocked = Position.from_fen("W:W10,K32:B6,K29", "english")    # 6 stands in its way
-    assert dict(explain(free))["runaway"] > 0
-    assert dict(explain(blocked))["runaway"] == 0
+    for name in ("hand", "full"):
+        assert dict(explain(free, name))["runaway"] > 0
+        assert dict(explain(blocked, name))["runaway"] == 0
 
 
 def test_safety_counts_men_that_cannot_be_jumped() -> None:
     edge = Position.from_fen("W:W20:B1", "english")      # 20 is on the right edge
     open_man = Position.from_fen("W:W18:B1", "english")  # 18 can be jumped both ways
-    assert dict(explain(edge))["safety"] > dict(explain(open_man))["safety"]
+    assert dict(explain(edge, "hand"))["safety"] > dict(explain(open_man, "hand"))["safety"]
 
 
 def test_endgame_two_kings_against_one_english() -> None:
@@ -150,3 +152,76 @@ def test_endgame_draws_of_too_little_material_with_flying_kings() -> None:
     assert evaluate(three_off) > 500   # three kings win while the long diagonal is free ...
     assert evaluate(three_on) < evaluate(three_off) // 2  # ... not when the lone king holds it
     assert dict(explain(two))["endgame"] < 0
+
+
+# ---------------------------------------------------------------------------
+# The tuned model (draughts_engine.evalmodel): the fast function adds up what the plain
+# reference does, the features agree with both, weight files are checked.
+
+#: The model is for the diagonal boards (the all-squares boards have evaluations of their own).
+#: The variants the tuned model can describe: diagonal 8x8 and 10x10 boards where
+#: material is wanted (the losing and crowning games keep their own evaluations).
+MODEL_VARIANTS = [name for name in VARIANTS
+                  if not get_variant(name).all_squares
+                  and get_variant(name).size in evalmodel.EXCHANGE_OFFSET
+                  and get_variant(name).goal == NORMAL_GOAL]
+
+
+def random_weights(variant: str, seed: int) -> dict:
+    rng = random.Random(seed)
+    names = evalmodel.feature_names(get_variant(variant))
+    weights = {name: rng.randint(-40, 40) for name in names}
+    weights["exchange"] = rng.randint(500, 3000)
+    return weights
+
+
+@pytest.mark.parametrize("variant", MODEL_VARIANTS)
+def test_fast_model_equals_the_plain_reference(variant: str) -> None:
+    v = get_variant(variant)
+    weights = random_weights(variant, 7)
+    fast = evalmodel.build_linear(v, weights)
+    for position in random_positions(variant, 120, seed=11):
+        w, b, k, wtm = position.raw
+        reference = evalmodel.linear_score(v, weights, w, b, k)
+        assert fast(w, b, k, True) == reference
+        assert fast(w, b, k, False) == -reference
+        assert sum(value for _, value in fast(w, b, k, wtm, True)) == fast(w, b, k, wtm)
+
+
+@pytest.mark.parametrize("variant", MODEL_VARIANTS)
+def test_features_are_what_the_model_weighs(variant: str) -> None:
+    v = get_variant(variant)
+    weights = random_weights(variant, 3)
+    for position in random_positions(variant, 60, seed=5):
+        w, b, k, _ = position.raw
+        values = evalmodel.features(v, w, b, k)
+        lead = dict(explain(position, "hand"))["material"] * (1 if position.white_to_move
+                                                              else -1)
+        dot = sum(weights.get(name, 0) * value
+                  * (1 / evalmodel.EXCHANGE_UNIT if name == "exchange" else 1)
+                  for name, value in values.items())
+        # integer rounding: the tapered table, the exchange, halved runaways
+        assert abs(lead + dot - evalmodel.linear_score(v, weights, w, b, k)) <= 5
+
+
+@pytest.mark.parametrize("variant", MODEL_VARIANTS)
+def test_shipped_weights_load_and_fit_their_board(variant: str) -> None:
+    v = get_variant(variant)
+    weights = evalmodel.load_weights(v)
+    if weights is None:
+        pytest.skip(f"no weights file for {variant}: the hand-set evaluation plays")
+    assert set(weights) <= set(evalmodel.feature_names(v))
+    assert evaluator("full", v).evaluate(*Position.start(v).raw) == 0
+
+
+def test_bad_weight_files_are_refused(tmp_path) -> None:
+    v = get_variant("english")
+    path = tmp_path / "w.json"
+    assert evalmodel.load_weights(v, str(tmp_path / "missing.json")) is None
+    for text, message in (("{", "cannot read"), ('{"board": 8}', "no 'weights'"),
+                          ('{"board": 10, "weights": {}}', "board 10"),
+                          ('{"board": 8, "weights": {"magic": 1}}', "unknown feature"),
+                          ('{"board": 8, "weights": {"safety": 1.5}}', "not an integer")):
+        path.write_text(text)
+        with pytest.raises(evalmodel.WeightsError, match=message):
+            evalmodel.load_weights(v, str(path))

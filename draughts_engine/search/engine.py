@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
-from ..evaluate import evaluator
+from ..evaluate import evaluation_key
 from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES
 from .classic import SEARCHES, SearchStopped
@@ -110,8 +110,7 @@ class Searcher:
 
     def set_evaluation(self, name: str) -> None:
         """Choose the evaluation by name (``UnknownEvaluationError`` if unknown)."""
-        evaluator(name, "english")  # validates the name
-        self.evaluation = name.strip().lower()
+        self.evaluation = evaluation_key(name)  # validates the name (builds nothing)
         self._tt.clear()
 
     def set_algorithm(self, name: str) -> None:

@@ -1,10 +1,11 @@
 """Move ordering and reductions of the engine's search: :func:`make_move_ordering`, :data:`LMR`.
 
 Order at a node: the transposition table's move first; then, captures being
-forced, the larger captures first (kings taken count twice; under the
-majority rule all legal captures are equally large, so they keep the
-generator's order); quiet moves by the history heuristic, with the two
-killer moves of the ply (quiet moves that refuted a sibling) before them.
+forced, the larger captures first (kings taken count twice), then a promotion;
+quiet moves by the history heuristic, with the two killer moves of the ply
+(quiet moves that refuted a sibling) before them.  Ties are broken by the
+moves' squares (:func:`tie_break`, :func:`capture_key`), so the order never
+depends on the order the generator happens to list moves in.
 
 The history table is keyed by ``origin - destination`` of a move (one int,
 cheap to hash) and kept between the searches of a game, aged by
@@ -21,7 +22,8 @@ from ..runtime import TRACED, compile_apart
 
 __all__ = ["LMR", "lmr_table", "Killers", "new_killers", "age_history", "MoveOrdering",
            "make_move_ordering", "make_move_ordering_keyed", "make_move_ordering_traced",
-           "make_remember", "sort_descending", "capture_size"]
+           "make_remember", "sort_descending", "capture_size", "capture_key", "tie_break",
+           "sort_root_moves"]
 
 #: Killer moves per ply: ``killers[ply] == [newest, older]`` (None: empty slot).
 Killers = List[List[Optional[RawMove]]]
@@ -57,10 +59,43 @@ def age_history(history: Dict[int, int]) -> None:
         history[key] >>= 2
 
 
+def tie_break(m: RawMove) -> int:
+    """A key that tells any two moves of a position apart, whatever the generator's order:
+    the destination's bit index, then the origin's (both below 128)."""
+    return (m[1].bit_length() << 7) | m[0].bit_length()
+
+
+#: A prime below 2 ** 40: the captured squares folded to 40 bits, the last tie-break of
+#: :func:`capture_key` (the whole key stays a machine integer, which PyPy's JIT wants).
+CAPTURED_FOLD = (1 << 40) - 87
+
+
+def capture_key(m: RawMove, kings: int) -> int:
+    """Sort key of a capture in a position with ``kings`` (larger first): what the capture
+    wins (pieces taken, kings twice), then a promotion, then :func:`tie_break`, then the
+    captured squares (two captures may share both ends); below ``2 ** 62``, and the order
+    it gives never depends on the generator's."""
+    taken = m[2]
+    return ((((((popcount(taken) + popcount(taken & kings)) << 1) | (1 if m[3] else 0)) << 14)
+             | (m[1].bit_length() << 7) | m[0].bit_length()) << 40) | (taken % CAPTURED_FOLD)
+
+
 def capture_size(kings: int) -> Callable[[RawMove], int]:
-    """Sort key of captures in a position with ``kings``: pieces taken, kings twice."""
+    """:func:`capture_key` for a position with ``kings``, as a ``list.sort`` key."""
     pc = popcount
-    return lambda m: pc(m[2]) + pc(m[2] & kings)
+    fold = CAPTURED_FOLD
+    return lambda m: ((((((pc(m[2]) + pc(m[2] & kings)) << 1) | (1 if m[3] else 0)) << 14)
+                       | (m[1].bit_length() << 7) | m[0].bit_length()) << 40) | (m[2] % fold)
+
+
+def sort_root_moves(moves: List[RawMove], kings: int, history: Dict[int, int]) -> None:
+    """Sort the root's moves in place before the first iteration: captures by
+    :func:`capture_size`, quiet moves by their history score, then :func:`tie_break`."""
+    if moves and moves[0][2]:
+        moves.sort(key=capture_size(kings), reverse=True)
+    else:
+        hist_get = history.get
+        moves.sort(key=lambda m: (hist_get(m[0] - m[1], 0) << 14) | tie_break(m), reverse=True)
 
 
 def sort_descending(moves: List[RawMove], scores: List[int]) -> None:
@@ -93,8 +128,8 @@ class MoveOrdering(NamedTuple):
     #: ``remember(move, kl, depth)``: a quiet ``move`` refuted its node at ``depth``:
     #: make it the ply's first killer and raise its history score by ``depth ** 2``.
     remember: Callable[[RawMove, List[Optional[RawMove]], int], None]
-    #: ``sort_captures(moves, kings)``: sort captures in place, larger first (pieces
-    #: taken, kings twice; equal ones keep their order).
+    #: ``sort_captures(moves, kings)``: sort captures in place by :func:`capture_key`,
+    #: larger first.
     sort_captures: Callable[[List[RawMove], int], None]
 
 
@@ -118,13 +153,12 @@ def make_move_ordering_keyed(history: Dict[int, int], majority: bool) -> MoveOrd
     hist_get = history.get
 
     def history_key(m: RawMove) -> int:
-        return hist_get(m[0] - m[1], 0)
+        return (hist_get(m[0] - m[1], 0) << 14) | (m[1].bit_length() << 7) | m[0].bit_length()
 
     def order(moves: List[RawMove], capture: int, kings: int, tt_move: Optional[RawMove],
               kl: List[Optional[RawMove]]) -> None:
         if capture:
-            if not majority:
-                moves.sort(key=capture_size(kings), reverse=True)
+            moves.sort(key=capture_size(kings), reverse=True)
         else:
             moves.sort(key=history_key, reverse=True)
             for killer in (kl[1], kl[0]):
@@ -152,16 +186,15 @@ def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOr
     the table's move and the killers as tiers above every history score, not moved
     to the front one by one)."""
     hist_get = history.get
-    pc = popcount
+    key = capture_key
 
     def sort_captures(moves: List[RawMove], kings: int) -> None:
-        sort_descending(moves, [pc(m[2]) + pc(m[2] & kings) for m in moves])
+        sort_descending(moves, [key(m, kings) for m in moves])
 
     def order(moves: List[RawMove], capture: int, kings: int, tt_move: Optional[RawMove],
               kl: List[Optional[RawMove]]) -> None:
         if capture:
-            if not majority:
-                sort_descending(moves, [pc(m[2]) + pc(m[2] & kings) for m in moves])
+            sort_descending(moves, [key(m, kings) for m in moves])
             _put_first(moves, tt_move, None)
         else:
             # The table's move, then the killers (newest first), then the history
@@ -176,7 +209,8 @@ def make_move_ordering_traced(history: Dict[int, int], majority: bool) -> MoveOr
                 elif m == older:
                     scores.append(OLDER_KILLER_TIER)
                 else:
-                    scores.append(hist_get(m[0] - m[1], 0))
+                    scores.append((hist_get(m[0] - m[1], 0) << 14)
+                                  | (m[1].bit_length() << 7) | m[0].bit_length())
             sort_descending(moves, scores)
 
     compile_apart(order)  # called at every node: compiled once, not into each trace

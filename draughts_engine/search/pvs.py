@@ -24,7 +24,7 @@ from ..variants import LOSE_GOAL
 from .budget import MAX_DEPTH, SearchAborted, SearchBudget
 from .interface import MATE_BOUND, WIN
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
-from .ordering import age_history, new_killers
+from .ordering import age_history, new_killers, sort_root_moves
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
 
@@ -101,6 +101,7 @@ class PvsSearch:
         root_moves = position.generator.moves(*position.raw)
         if not root_moves:
             return SearchResult(None, None, None, None, 0, 0, 0, 0, ())
+        sort_root_moves(root_moves, position.kings, self.move_history)
         tt_move = self.table.move(position.raw)
         if tt_move is not None and tt_move in root_moves:
             root_moves.remove(tt_move)

@@ -194,7 +194,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                 return 0
         if has_capture(w, b, k, wtm):
             moves = moves_of(w, b, k, wtm)
-            if len(moves) > 1 and not majority:
+            if len(moves) > 1:
                 sort_captures(moves, k)
             best = -INFINITY
             nwtm = not wtm
@@ -215,7 +215,10 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
             best = -INFINITY
             nwtm = not wtm
             path[base + ply] = (w, b, k, wtm)
-            for m in moves_of(w, b, k, wtm):
+            moves = moves_of(w, b, k, wtm)
+            if len(moves) > 1:
+                order(moves, 0, k, None, killers[ply])
+            for m in moves:
                 nw, nb, nk = play(w, b, k, wtm, m)
                 nrev = rev + 1 if k & m[0] else 0
                 score = -quiesce(nw, nb, nk, nwtm, -beta, -alpha, ply + 1, nrev, False)

@@ -1,0 +1,445 @@
+"""The tuned evaluation: a linear model over position features, its weights read from a data file.
+
+The score of a position (White's view, centi-men; the side to move's view is its negation
+when Black moves) is
+
+    material + sum(weight[f] * feature[f] for each feature f) (+ the king-ending knowledge
+    of :mod:`.evaluate`, not tuned)
+
+where material counts a man 100 and a king the variant's ``king_value`` (fixed: they anchor
+the scale), and every feature is White's count minus Black's (Black's squares turned by 180
+degrees, so one weight serves both sides):
+
+``exchange``
+    the material lead over the material on the board (times 1000; the side ahead likes trades);
+``men_open[n]``, ``men_end[n]``
+    a man on square ``n`` (White's numbering), weighed by how full the board is: a position of
+    ``p`` pieces out of the starting ``N`` counts ``p / N`` of the opening table and the rest
+    of the endgame table (a tapered piece-square table: it holds centre, back rank, tempo and
+    advancement);
+``king[n]``
+    a king on square ``n``;
+``safety``
+    men that cannot be jumped (on an edge, or backed on both diagonals);
+``mobility_men``, ``mobility_kings``
+    one-step moves of men and kings to empty squares;
+``balance``
+    minus the difference between a side's men on the left and on the right half of the board;
+``runaway[d]``
+    men ``d`` rows from promotion with nothing in front of them (half when the other side
+    has a king).
+
+The weights are integers in ``draughts_engine/data/weights-<variant>.json``, fitted by
+``tools/tune_eval.py`` on positions of the project's self-play games (docs/strength.md);
+they are read on the first evaluation of the variant, not at import.  :func:`features`
+computes the features plainly (for the tuning); :func:`build_linear` builds the fast
+function: the piece-square tables are summed by table look-ups over 11-bit slices of the
+men's and kings' masks (both phases packed in one integer), the rest by masks and popcounts.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
+from .errors import DraughtsError
+from .variants import Variant
+
+__all__ = ["WeightsError", "weights_path", "load_weights", "feature_names", "features",
+           "build_linear", "linear_score", "SCALAR_FEATURES", "RUNAWAY_ROWS", "EXCHANGE_OFFSET",
+           "DATA_DIR"]
+
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+"""Where the weight files are."""
+
+SCALAR_FEATURES = ("exchange", "safety", "mobility_men", "mobility_kings", "balance")
+"""The features that are one number each (the tables follow them)."""
+
+RUNAWAY_ROWS = 4
+"""Runaway men are counted up to this many rows from promotion."""
+
+EXCHANGE_OFFSET = {8: 600, 10: 1000}
+"""``exchange = 1000 * lead / (material on the board + offset)`` by board size."""
+
+EXCHANGE_UNIT = 1000
+"""The ``exchange`` feature counts thousandths of the lead over the material."""
+
+SLICE = 11
+"""Bits per table look-up slice (five slices cover both boards' padded layouts)."""
+
+PACK = 1 << 24
+"""The endgame half of a packed piece-square sum is counted in units of PACK."""
+
+
+class WeightsError(DraughtsError):
+    """A weights file that cannot be read or does not fit its variant."""
+
+
+def feature_names(variant: Variant) -> List[str]:
+    """The features of ``variant``'s model, in the order of :func:`features`."""
+    squares = range(1, variant.size * variant.size // 2 + 1)
+    return (list(SCALAR_FEATURES) + [f"men_open[{n}]" for n in squares]
+            + [f"men_end[{n}]" for n in squares] + [f"king[{n}]" for n in squares]
+            + [f"runaway[{d}]" for d in range(1, RUNAWAY_ROWS + 1)])
+
+
+def weights_path(variant: Variant) -> str:
+    """The weights file of ``variant`` (it may not exist)."""
+    return os.path.join(DATA_DIR, f"weights-{variant.name}.json")
+
+
+def load_weights(variant: Variant, path: Optional[str] = None) -> Optional[Dict[str, int]]:
+    """The weights of ``variant`` by feature name, or None when it has no file.
+
+    Raises :class:`WeightsError` for a file that cannot be read, is not JSON, is for another
+    board, or names unknown features or non-integer weights.
+    """
+    path = path or weights_path(variant)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise WeightsError(f"cannot read weights {path}: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
+        raise WeightsError(f"{path}: no 'weights' object")
+    if data.get("board") != variant.size:
+        raise WeightsError(f"{path}: weights for board {data.get('board')!r}, "
+                           f"not {variant.size}")
+    known = set(feature_names(variant))
+    weights: Dict[str, int] = {}
+    for name, value in data["weights"].items():
+        if name not in known:
+            raise WeightsError(f"{path}: unknown feature {name!r}")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WeightsError(f"{path}: weight of {name!r} is not an integer: {value!r}")
+        weights[name] = value
+    return weights
+
+
+# ---------------------------------------------------------------------------
+# Board facts shared by the plain and the fast code.
+
+class _Board:
+    """Masks and per-square facts of one board size."""
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        size = geo.size
+        self.squares = geo.squares
+        self.start_pieces = 2 * (size // 2 - 1) * (size // 2)
+        cols = {}
+        self.left = 0
+        for n in range(1, geo.squares + 1):
+            r, c = geo.row_col(n)
+            cols.setdefault(c, []).append(n)
+            if c < size // 2:
+                self.left |= geo.bit(n)
+        self.right = geo.board ^ self.left
+        off = [0, 0, 0, 0]
+        for d in (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT):
+            for idx in geo.square_bit_index:
+                if geo.neighbour[d][idx] < 0:
+                    off[d] |= 1 << idx
+        self.off_a = off[UP_LEFT] | off[DOWN_RIGHT]
+        self.off_b = off[UP_RIGHT] | off[DOWN_LEFT]
+        # Runaway men: the squares 1..RUNAWAY_ROWS rows from promotion and the cone ahead.
+        self.white_cone: Dict[int, Tuple[int, int]] = {}
+        self.black_cone: Dict[int, Tuple[int, int]] = {}
+        for n in range(1, geo.squares + 1):
+            r, c = geo.row_col(n)
+            if 1 <= r <= RUNAWAY_ROWS:
+                self.white_cone[geo.bit(n)] = (self._cone(r, c, True), r)
+            if 1 <= size - 1 - r <= RUNAWAY_ROWS:
+                self.black_cone[geo.bit(n)] = (self._cone(r, c, False), size - 1 - r)
+        self.white_zone = sum(self.white_cone)
+        self.black_zone = sum(self.black_cone)
+
+    def _cone(self, r: int, c: int, white: bool) -> int:
+        geo = self.geo
+        mask = 0
+        rows = range(r - 1, -1, -1) if white else range(r + 1, geo.size)
+        for row in rows:
+            spread = abs(row - r)
+            for col in range(c - spread, c + spread + 1):
+                n = geo.square_at(row, col)
+                if n:
+                    mask |= geo.bit(n)
+        return mask
+
+    def turn(self, n: int) -> int:
+        """The square ``n`` seen from the other side."""
+        return self.squares + 1 - n
+
+
+_BOARDS: Dict[int, _Board] = {}
+
+
+def _board(size: int) -> _Board:
+    board = _BOARDS.get(size)
+    if board is None:
+        board = _BOARDS[size] = _Board(geometry(size))
+    return board
+
+
+def _counts(board: _Board, white: int, black: int, kings: int) -> Dict[str, int]:
+    """The raw counts behind the scalar features (White minus Black) and the runaway men."""
+    pc = popcount
+    geo = board.geo
+    half, half1 = geo.half, geo.half + 1
+    empty = geo.board ^ white ^ black
+    wk, bk = white & kings, black & kings
+    wm, bm = white ^ wk, black ^ bk
+    off_a, off_b = board.off_a, board.off_b
+    safety = (pc(wm & (off_a | (white << half1) | (white >> half1))
+                 & (off_b | (white << half) | (white >> half)))
+              - pc(bm & (off_a | (black << half1) | (black >> half1))
+                   & (off_b | (black << half) | (black >> half))))
+    mob_men = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
+               - pc((bm << half) & empty) - pc((bm << half1) & empty))
+    mob_kings = (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
+                 + pc((wk << half) & empty) + pc((wk << half1) & empty)
+                 - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
+                 - pc((bk << half) & empty) - pc((bk << half1) & empty))
+    balance = (-abs(pc(wm & board.left) - pc(wm & board.right))
+               + abs(pc(bm & board.left) - pc(bm & board.right)))
+    return {"safety": safety, "mobility_men": mob_men, "mobility_kings": mob_kings,
+            "balance": balance}
+
+
+def _runaways(board: _Board, white: int, black: int, kings: int) -> List[Tuple[int, int, bool]]:
+    """``(sign, rows to go, halved)`` of every runaway man."""
+    occupied = white | black
+    out = []
+    for mask, cones, sign, other_kings in ((white & ~kings, board.white_cone, 1, black & kings),
+                                           (black & ~kings, board.black_cone, -1,
+                                            white & kings)):
+        for bit, (cone, rows) in cones.items():
+            if mask & bit and not cone & occupied:
+                out.append((sign, rows, bool(other_kings)))
+    return out
+
+
+def features(variant: Variant, white: int, black: int, kings: int) -> Dict[str, float]:
+    """The features of a position (White's view), by name; absent names are 0.
+
+    The plain, slow computation, for the tuning; :func:`linear_score` adds them up as the
+    fast function does.
+    """
+    board = _board(variant.size)
+    geo = board.geo
+    pc = popcount
+    wk, bk = white & kings, black & kings
+    wmat = pc(white ^ wk) * 100 + pc(wk) * variant.king_value
+    bmat = pc(black ^ bk) * 100 + pc(bk) * variant.king_value
+    out: Dict[str, float] = dict(_counts(board, white, black, kings))
+    out["exchange"] = EXCHANGE_UNIT * (wmat - bmat) / (wmat + bmat + EXCHANGE_OFFSET[variant.size])
+    n_start = board.start_pieces
+    phase = min(pc(white | black), n_start)
+    for mask, sign, own in ((white & ~kings, 1, True), (black & ~kings, -1, False),
+                            (wk, 1, True), (bk, -1, False)):
+        for n in geo.squares_of(mask):
+            square = n if own else board.turn(n)
+            if mask & ~kings:
+                for name, share in (("men_open", phase / n_start),
+                                    ("men_end", (n_start - phase) / n_start)):
+                    key = f"{name}[{square}]"
+                    out[key] = out.get(key, 0.0) + sign * share
+            else:
+                key = f"king[{square}]"
+                out[key] = out.get(key, 0.0) + sign
+    for sign, rows, halved in _runaways(board, white, black, kings):
+        key = f"runaway[{rows}]"
+        out[key] = out.get(key, 0.0) + sign * (0.5 if halved else 1.0)
+    return out
+
+
+def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: int,
+                 kings: int) -> int:
+    """The model's score without the king endings (White's view), computed plainly with
+    the fast function's integer rounding (the reference of the tests)."""
+    board = _board(variant.size)
+    geo = board.geo
+    pc = popcount
+    wk, bk = white & kings, black & kings
+    wmat = pc(white ^ wk) * 100 + pc(wk) * variant.king_value
+    bmat = pc(black ^ bk) * 100 + pc(bk) * variant.king_value
+    lead = wmat - bmat
+    total = wmat + bmat + EXCHANGE_OFFSET[variant.size]
+    exchange = abs(lead) * weights.get("exchange", 0) // total * (1 if lead >= 0 else -1)
+    n_start = board.start_pieces
+    phase = min(pc(white | black), n_start)
+    opening = ending = king = 0
+    for n in geo.squares_of(white & ~kings):
+        opening += weights.get(f"men_open[{n}]", 0)
+        ending += weights.get(f"men_end[{n}]", 0)
+    for n in geo.squares_of(black & ~kings):
+        opening -= weights.get(f"men_open[{board.turn(n)}]", 0)
+        ending -= weights.get(f"men_end[{board.turn(n)}]", 0)
+    for n in geo.squares_of(wk):
+        king += weights.get(f"king[{n}]", 0)
+    for n in geo.squares_of(bk):
+        king -= weights.get(f"king[{board.turn(n)}]", 0)
+    t = opening * phase + ending * (n_start - phase)
+    pst = t // n_start if t >= 0 else -((-t) // n_start)
+    counts = _counts(board, white, black, kings)
+    rest = sum(weights.get(name, 0) * value for name, value in counts.items())
+    run = 0
+    for sign, rows, halved in _runaways(board, white, black, kings):
+        bonus = weights.get(f"runaway[{rows}]", 0)
+        run += sign * ((bonus >> 1) if halved else bonus)
+    return lead + exchange + pst + king + rest + run
+
+
+def _slices(board: _Board, values: Dict[int, int]) -> List[List[int]]:
+    """Look-up tables: ``tables[j][x]`` is the sum of ``values[square]`` over the squares
+    whose bits are set in ``x``, the j-th SLICE-bit slice of a mask."""
+    geo = board.geo
+    by_index = {geo.bit(n).bit_length() - 1: value for n, value in values.items()}
+    tables = []
+    for j in range(5):
+        base = j * SLICE
+        singles = [by_index.get(base + i, 0) for i in range(SLICE)]
+        table = [0] * (1 << SLICE)
+        for x in range(1, 1 << SLICE):
+            low = x & -x
+            table[x] = table[x ^ low] + singles[low.bit_length() - 1]
+        tables.append(table)
+    return tables
+
+
+def build_linear(variant: Variant, weights: Dict[str, int],
+                 endgame: Optional[Callable[[int, int, int, int, int, int], int]] = None
+                 ) -> Callable[..., object]:
+    """The fast evaluation ``f(white, black, kings, white_to_move, detail=False)`` of the
+    model (side to move's view; with ``detail`` the ``(term, value)`` pairs).
+
+    ``endgame(white, black, kings, wmat, bmat, score)`` (White's view) is added in positions
+    of at most the variant's few pieces with a king, as :mod:`.evaluate` does.
+    """
+    board = _board(variant.size)
+    geo = board.geo
+    pc = popcount
+    squares = range(1, board.squares + 1)
+    wt = weights.get
+    packed_white = {n: wt(f"men_open[{n}]", 0) + wt(f"men_end[{n}]", 0) * PACK for n in squares}
+    packed_black = {n: -(wt(f"men_open[{board.turn(n)}]", 0)
+                         + wt(f"men_end[{board.turn(n)}]", 0) * PACK) for n in squares}
+    kings_white = {n: wt(f"king[{n}]", 0) for n in squares}
+    kings_black = {n: -wt(f"king[{board.turn(n)}]", 0) for n in squares}
+    mw0, mw1, mw2, mw3, mw4 = _slices(board, packed_white)
+    mb0, mb1, mb2, mb3, mb4 = _slices(board, packed_black)
+    kw0, kw1, kw2, kw3, kw4 = _slices(board, kings_white)
+    kb0, kb1, kb2, kb3, kb4 = _slices(board, kings_black)
+    S1, S2, S3, S4 = SLICE, 2 * SLICE, 3 * SLICE, 4 * SLICE
+    M = (1 << SLICE) - 1
+    HALF_PACK = PACK >> 1
+    N = board.start_pieces
+    MAN, KING = 100, variant.king_value
+    EX, EXO = wt("exchange", 0), EXCHANGE_OFFSET[variant.size]
+    SAFE, MOBM, MOBK, BAL = (wt("safety", 0), wt("mobility_men", 0), wt("mobility_kings", 0),
+                             wt("balance", 0))
+    RUN = [0] + [wt(f"runaway[{d}]", 0) for d in range(1, RUNAWAY_ROWS + 1)]
+    wcone = {bit: (cone, RUN[rows], RUN[rows] >> 1) for bit, (cone, rows)
+             in board.white_cone.items()}
+    bcone = {bit: (cone, RUN[rows], RUN[rows] >> 1) for bit, (cone, rows)
+             in board.black_cone.items()}
+    wzone, bzone = board.white_zone, board.black_zone
+    left, right = board.left, board.right
+    full_board = geo.board
+    half, half1 = geo.half, geo.half + 1
+    off_a, off_b = board.off_a, board.off_b
+    endgame_pieces = 7 if variant.size == 10 else 6
+
+    def linear(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
+        wk = white & kings
+        bk = black & kings
+        wm = white ^ wk
+        bm = black ^ bk
+        nwm = pc(wm)
+        nbm = pc(bm)
+        nwk = pc(wk)
+        nbk = pc(bk)
+        wmat = nwm * MAN + nwk * KING
+        bmat = nbm * MAN + nbk * KING
+        material = wmat - bmat
+        if material >= 0:
+            exchange = material * EX // (wmat + bmat + EXO)
+        else:
+            exchange = -((-material) * EX // (wmat + bmat + EXO))
+        p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M] + mw3[(wm >> S3) & M]
+             + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M] + mb2[(bm >> S2) & M]
+             + mb3[(bm >> S3) & M] + mb4[bm >> S4])
+        ending = (p + HALF_PACK) // PACK
+        opening = p - ending * PACK
+        pieces = nwm + nbm + nwk + nbk
+        phase = pieces if pieces < N else N
+        t = opening * phase + ending * (N - phase)
+        pst = t // N if t >= 0 else -((-t) // N)  # towards zero: colours stay symmetric
+        empty = full_board ^ white ^ black
+        mob = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
+               - pc((bm << half) & empty) - pc((bm << half1) & empty)) * MOBM
+        kpst = 0
+        if kings:
+            kpst = (kw0[wk & M] + kw1[(wk >> S1) & M] + kw2[(wk >> S2) & M]
+                    + kw3[(wk >> S3) & M] + kw4[wk >> S4] + kb0[bk & M] + kb1[(bk >> S1) & M]
+                    + kb2[(bk >> S2) & M] + kb3[(bk >> S3) & M] + kb4[bk >> S4])
+            mob += (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
+                    + pc((wk << half) & empty) + pc((wk << half1) & empty)
+                    - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
+                    - pc((bk << half) & empty) - pc((bk << half1) & empty)) * MOBK
+        safe = (pc(wm & (off_a | (white << half1) | (white >> half1))
+                   & (off_b | (white << half) | (white >> half)))
+                - pc(bm & (off_a | (black << half1) | (black >> half1))
+                     & (off_b | (black << half) | (black >> half)))) * SAFE
+        a = pc(wm & left) - pc(wm & right)
+        c = pc(bm & left) - pc(bm & right)
+        bal = ((c if c >= 0 else -c) - (a if a >= 0 else -a)) * BAL
+        run = 0
+        z = wm & wzone
+        if z:
+            occupied = white | black
+            while z:
+                bit = z & -z
+                z ^= bit
+                cone, bonus, halved = wcone[bit]
+                if not cone & occupied:
+                    run += halved if bk else bonus
+        z = bm & bzone
+        if z:
+            occupied = white | black
+            while z:
+                bit = z & -z
+                z ^= bit
+                cone, bonus, halved = bcone[bit]
+                if not cone & occupied:
+                    run -= halved if wk else bonus
+        score = material + exchange + pst + kpst + mob + safe + bal + run
+        eg = 0
+        if kings and endgame is not None and pieces <= endgame_pieces:
+            eg = endgame(white, black, kings, wmat, bmat, score)
+            score += eg
+        if detail:
+            terms = [("material", material), ("exchange", exchange), ("squares", pst),
+                     ("kings", kpst), ("mobility", mob), ("safety", safe), ("balance", bal),
+                     ("runaway", run), ("endgame", eg)]
+            if not white_to_move:
+                terms = [(name, -value) for name, value in terms]
+            return terms
+        return score if white_to_move else -score
+
+    return linear
+
+
+def fitted_weights(names: Sequence[str], values: Sequence[float]) -> Dict[str, int]:
+    """Integer weights by name, zeros left out (what a weights file holds), from the fitted
+    coefficients of :func:`features` (``exchange`` is a feature in thousandths of the lead
+    over the material, its weight in whole ones)."""
+    out = {}
+    for name, value in zip(names, values):
+        weight = int(round(value * (EXCHANGE_UNIT if name == "exchange" else 1)))
+        if weight:
+            out[name] = weight
+    return out

@@ -1,0 +1,61 @@
+"""The strength tools answer bad usage with one line and exit status 2; sprt.py builds the
+runner's command line it documents; tune_eval.py writes a weights file the engine reads."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from draughts_engine import evalmodel
+from draughts_engine.variants import get_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("args", [
+    ("tools/sprt.py", "--base", "no-such-ref-here", "--dry-run"),
+    ("tools/sprt.py", "--movetime", "0"),
+    ("tools/sprt.py", "--new-option", "Hash"),
+    ("tools/tune_eval.py",),
+    ("tools/tune_eval.py", "fit", "--variant", "chess", "x.pdn"),
+    ("tools/tune_eval.py", "fit", "no/such/file.pdn"),
+])
+def test_bad_usage_is_one_line_and_status_2(args) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_sprt_dry_run_names_both_trees_and_the_sprt() -> None:
+    done = run("tools/sprt.py", "--base", "HEAD", "--new", "WORKTREE", "--variant",
+               "international", "--movetime", "100", "--dry-run")
+    assert done.returncode == 0
+    line = done.stderr
+    for word in ("protocol.match", "--openings ballots", "--sprt elo0=0 elo1=10",
+                 "movetime=100", "--variant international", f"dir={ROOT}", "nice -n 10"):
+        assert word in line
+
+
+def test_selfplay_then_fit_gives_weights_the_engine_reads(tmp_path: Path) -> None:
+    pytest.importorskip("numpy", reason="the fit needs numpy (tools only)")
+    games = tmp_path / "games.pdn"
+    done = run("tools/tune_eval.py", "selfplay", "--variant", "english", "--games", "4",
+               "--depth", "2", "--check-depth", "2", "--processes", "1", "--out", str(games))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "weights.json"
+    done = run("tools/tune_eval.py", "fit", "--variant", "english", str(games), "--out",
+               str(out), "--holdout", "0", "--skip-plies", "2")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert data["board"] == 8 and data["games"] == 4
+    weights = evalmodel.load_weights(get_variant("english"), str(out))
+    assert weights and set(weights) <= set(evalmodel.feature_names(get_variant("english")))

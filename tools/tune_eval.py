@@ -1,0 +1,417 @@
+"""Fit the evaluation's weights on positions of self-play games (the Texel method).
+
+    python3 tools/tune_eval.py selfplay --variant english --games 600 --depth 6 \\
+        --out tools/data/selfplay-english.pdn.gz
+    python3 tools/tune_eval.py fit --variant english tools/data/selfplay-english.pdn.gz \\
+        --out draughts_engine/data/weights-english.json
+
+``selfplay`` plays the engine against itself in this process (``--processes`` at once) at a
+fixed depth from random openings (``--random-plies``, kept only when a search of
+``--check-depth`` scores them within ``--balance`` centi-men: no lost-at-once openings) and
+writes standard PDN (gzip when the name ends in ``.gz``); ``draughts-match`` PDN files serve
+as well.  ``fit`` replays the games, keeps the quiet positions (neither side can capture, no
+king ending) after ``--skip-plies``, labels each with its game's result, and fits the weights
+of :mod:`draughts_engine.evalmodel` by logistic regression: the probability of a White win
+(a draw counting half) is ``1 / (1 + 10 ** (-K * score / 400))`` with ``score`` the model's
+(material fixed: man 100, king the variant's value), the loss the cross-entropy plus
+``--l2`` times the squared weights; Newton steps for the weights alternate with a search
+for K.  One game in ten (``--holdout``) is kept out of the fit and scored at the end, against
+the hand-set evaluation on the same positions.  Several variants (``--variant
+russian,brazilian``) pool their games (one board size) and get one file each.
+
+Needs numpy (the tuning only; the engine reads the resulting JSON with the standard library).
+Bad usage or an unreadable file: one line and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from draughts_engine.evaluate import evaluator  # noqa: E402
+from draughts_engine.evalmodel import (feature_names, features, fitted_weights,  # noqa: E402
+                                       weights_path)
+from draughts_engine.game import Game  # noqa: E402
+from draughts_engine.pdn import stream_games  # noqa: E402
+from draughts_engine.search.engine import Searcher  # noqa: E402
+from draughts_engine.search.limits import SearchLimits  # noqa: E402
+from draughts_engine.variants import Variant, get_variant  # noqa: E402
+
+WHITE_WINS = {"1-0", "2-0"}
+BLACK_WINS = {"0-1", "0-2"}
+DRAWS = {"1/2-1/2", "1-1"}
+
+
+class UsageError(Exception):
+    """Reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+# ---------------------------------------------------------------------------
+# Self-play.
+
+def _opening(variant: str, rng: random.Random, plies: Tuple[int, int], check_depth: int,
+             balance: int) -> Optional[List[str]]:
+    game = Game(variant)
+    for _ in range(rng.randint(*plies)):
+        moves = game.legal_moves()
+        if not moves or game.result().is_over:
+            return None
+        game.push(rng.choice(moves))
+    if game.result().is_over:
+        return None
+    found = Searcher(hash_mb=4).search(game.position, SearchLimits(depth=check_depth))
+    if found.score_cp is None or abs(found.score_cp) > balance:
+        return None
+    return [m.pdn() for m in game.moves]
+
+
+def play_one(task: Tuple[str, int, int, Tuple[int, int], int, int, int, str]) -> str:
+    """One self-play game from a random opening; its PDN text."""
+    variant, seed, depth, plies, check_depth, balance, max_plies, evaluation = task
+    rng = random.Random(seed)
+    opening = None
+    while opening is None:
+        opening = _opening(variant, rng, plies, check_depth, balance)
+    game = Game(variant)
+    game.push_all(opening)
+    engine = Searcher(hash_mb=16, evaluation=evaluation)
+    result = None
+    while game.ply < max_plies:
+        outcome = game.result()
+        if outcome.is_over:
+            break
+        found = engine.search(game.position, SearchLimits(depth=depth),
+                              history=game.search_history())
+        game.push(found.best_move)
+    else:
+        result = "1-1" if get_variant(variant).size == 10 else "1/2-1/2"
+    tags = {"Event": "tune_eval selfplay", "Round": str(seed),
+            "White": f"depth {depth}", "Black": f"depth {depth}",
+            "Opening": " ".join(opening)}
+    if result is not None:
+        tags["Result"] = result
+    return game.to_pdn(tags)
+
+
+def selfplay(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    plies = tuple(int(x) for x in args.random_plies.split("-"))
+    if len(plies) == 1:
+        plies = (plies[0], plies[0])
+    tasks = [(variant.name, args.seed * 1000003 + i, args.depth, plies, args.check_depth,
+              args.balance, args.max_plies, args.eval) for i in range(args.games)]
+    opener = gzip.open if args.out.endswith(".gz") else open
+    started = time.monotonic()
+    with opener(args.out, "at", encoding="utf-8") as out:  # type: ignore[operator]
+        with multiprocessing.Pool(args.processes) as pool:
+            for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
+                out.write(text.rstrip() + "\n\n")
+                out.flush()
+                if done % 10 == 0 or done == len(tasks):
+                    print(f"\r{done}/{len(tasks)} games, {time.monotonic() - started:.0f} s",
+                          end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Positions and the fit.
+
+def _open_text(path: str) -> io.TextIOBase:
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")  # type: ignore[return-value]
+    return open(path, encoding="utf-8")
+
+
+def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_plies: int
+                       ) -> Iterator[Tuple[int, Variant, Tuple[int, int, int, bool], float]]:
+    """``(game number, variant, raw position, White's result)`` of every quiet position."""
+    names = {v.name for v in variants}
+    number = 0
+    for path in paths:
+        try:
+            handle = _open_text(path)
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        with handle:
+            for record in stream_games(handle, variants[0], source=path, strict=False):
+                number += 1
+                game = record.game
+                if game is None or record.error or game.variant.name not in names:
+                    continue
+                token = record.result or record.tags.get("Result", "*")
+                if token in WHITE_WINS:
+                    result = 1.0
+                elif token in BLACK_WINS:
+                    result = 0.0
+                elif token in DRAWS:
+                    result = 0.5
+                else:
+                    continue
+                position = game.start
+                gen = position.generator
+                for ply, move in enumerate(game.moves):
+                    position = position.play_raw(move.raw)
+                    if ply + 1 < skip_plies:
+                        continue
+                    w, b, k, wtm = position.raw
+                    if gen.has_capture(w, b, k, wtm) or gen.has_capture(w, b, k, not wtm):
+                        continue
+                    pieces = bin(w | b).count("1")
+                    if k and pieces <= (7 if game.variant.size == 10 else 6):
+                        continue  # king endings: hand-set knowledge, not tuned
+                    yield number, game.variant, position.raw, result
+
+
+def square_groups(variant: Variant, names: Sequence[str]) -> Dict[str, List[int]]:
+    """Groups of table features that share a weight before their own: the men's squares of
+    one row (per table), the kings' squares of one ring around the centre."""
+    from draughts_engine.bitboard import geometry
+
+    geo = geometry(variant.size)
+    groups: Dict[str, List[int]] = {}
+    for j, name in enumerate(names):
+        if "[" not in name or name.startswith("runaway"):
+            continue
+        table, square = name[:-1].split("[")
+        r, c = geo.row_col(int(square))
+        if table == "king":
+            ring = max(abs(2 * r - (variant.size - 1)), abs(2 * c - (variant.size - 1))) // 2
+            key = f"king ring {ring}"
+        else:
+            key = f"{table} row {r}"
+        groups.setdefault(key, []).append(j)
+    return groups
+
+
+def _fit(x, offset, y, k0: float, l2, rounds: int, fixed_k: bool = False, prior=None):
+    """Weights (numpy arrays in and out; ``l2`` a number or one per column, the penalty of
+    the distance from ``prior``, zeros by default), K and the loss function; with
+    ``fixed_k`` K stays ``k0``."""
+    import numpy as np
+
+    n, f = x.shape
+    l2 = np.broadcast_to(np.asarray(l2, dtype=float), (f,))
+    prior = np.zeros(f) if prior is None else prior
+    w = prior.copy()
+    k = k0
+    c = math.log(10.0) / 400.0
+
+    def loss(weights, kk):
+        z = np.clip(kk * c * (offset + x @ weights), -40, 40)
+        p = 1.0 / (1.0 + np.exp(-z))
+        eps = 1e-12
+        return float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+
+    for _ in range(rounds):
+        for _ in range(8 if f else 0):  # Newton steps for the weights at this K
+            z = np.clip(k * c * (offset + x @ w), -40, 40)
+            p = 1.0 / (1.0 + np.exp(-z))
+            grad = (k * c) * (x.T @ (p - y)) / n + 2 * l2 * (w - prior)
+            hess_d = (k * c) ** 2 * p * (1 - p)
+            hess = (x.T * hess_d) @ x / n + 2 * np.diag(l2)
+            step = np.linalg.solve(hess, grad)
+            w = w - step
+            if float(np.max(np.abs(step))) < 1e-3:
+                break
+        if fixed_k:
+            break
+        lo, hi = 0.2, 5.0  # golden-section search for K
+        for _ in range(40):
+            m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+            if loss(w, m1) < loss(w, m2):
+                hi = m2
+            else:
+                lo = m1
+        k = (lo + hi) / 2
+    return w, k, loss
+
+
+def fit(args: argparse.Namespace) -> int:
+    try:
+        import numpy as np
+    except ImportError:
+        raise UsageError("fit needs numpy (python3 -m pip install numpy)") from None
+    variants = [get_variant(v) for v in args.variant.split(",")]
+    if len({v.size for v in variants}) != 1:
+        raise UsageError("pooled variants must share a board size")
+    names = feature_names(variants[0])
+    index = {name: i for i, name in enumerate(names)}
+    rows: List[List[Tuple[int, float]]] = []
+    offsets: List[float] = []
+    hand: List[float] = []
+    labels: List[float] = []
+    games: List[int] = []
+    started = time.monotonic()
+    for number, variant, (w, b, k, wtm), result in labelled_positions(
+            args.files, variants, args.skip_plies):
+        values = features(variant, w, b, k)
+        rows.append([(index[name], value) for name, value in values.items() if value])
+        white_k, black_k = w & k, b & k
+        offsets.append(100.0 * (bin(w ^ white_k).count("1") - bin(b ^ black_k).count("1"))
+                       + variant.king_value * (bin(white_k).count("1")
+                                               - bin(black_k).count("1")))
+        score = evaluator("hand", variant).evaluate(w, b, k, True)
+        hand.append(float(score))
+        labels.append(result)
+        games.append(number)
+    if not rows:
+        raise UsageError("no labelled quiet positions in the files")
+    x = np.zeros((len(rows), len(names)))
+    for i, row in enumerate(rows):
+        for j, value in row:
+            x[i, j] = value
+    offset = np.array(offsets)
+    y = np.array(labels)
+    hand_scores = np.array(hand)
+    held = np.array([g % args.holdout == 0 for g in games]) if args.holdout else \
+        np.zeros(len(games), dtype=bool)
+    train = ~held
+    print(f"{len(rows)} positions of {len(set(games))} games "
+          f"({int(held.sum())} held out), read in {time.monotonic() - started:.0f} s",
+          file=sys.stderr)
+    # Each table's squares are fitted as a group weight (a row of men, a ring of kings) plus
+    # the square's own deviation, penalised --square-l2 times more: little data for a square
+    # keeps it near its group's.
+    groups = square_groups(variants[0], names)
+    gx = np.zeros((x.shape[0], len(groups)))
+    for g, members in enumerate(groups.values()):
+        gx[:, g] = x[:, members].sum(axis=1)
+    xa = np.hstack([x, gx])
+    penalty = np.full(xa.shape[1], args.l2)
+    for members in groups.values():
+        penalty[members] = args.l2 * args.square_l2
+    _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train], y[train], 1.0,
+                        0.0, 1)
+    prior = None
+    if args.prior == "hand":
+        # The hand-set evaluation as seen through the model's features (least squares on
+        # these positions): the weights are pulled towards it, not towards zero.
+        target = hand_scores[train] - offset[train]
+        xt = xa[train]
+        prior = np.linalg.solve(xt.T @ xt + 1e-3 * np.eye(xt.shape[1]), xt.T @ target)
+    if args.k == "free":
+        coef, k, loss = _fit(xa[train], offset[train], y[train], 1.0, penalty, args.rounds,
+                             prior=prior)
+    else:
+        k0 = k_hand if args.k == "hand" else float(args.k)
+        coef, k, loss = _fit(xa[train], offset[train], y[train], k0, penalty, 1, True, prior)
+    weights = coef[:len(names)].copy()
+    for g, members in enumerate(groups.values()):
+        weights[members] += coef[len(names) + g]
+
+    def logloss(scores, kk, mask):
+        z = np.clip(kk * math.log(10.0) / 400.0 * scores[mask], -40, 40)
+        p = 1.0 / (1.0 + np.exp(-z))
+        return float(-np.mean(y[mask] * np.log(p + 1e-12)
+                              + (1 - y[mask]) * np.log(1 - p + 1e-12)))
+
+    model = offset + x @ weights
+    report = {
+        "K": round(k, 4), "K_hand": round(k_hand, 4),
+        "loss_train": round(logloss(model, k, train), 5),
+        "loss_train_hand": round(logloss(hand_scores, k_hand, train), 5),
+    }
+    if held.any():
+        report["loss_holdout"] = round(logloss(model, k, held), 5)
+        report["loss_holdout_hand"] = round(logloss(hand_scores, k_hand, held), 5)
+    print(json.dumps(report), file=sys.stderr)
+    fitted = fitted_weights(names, list(weights))
+    for variant in variants:
+        out = args.out if len(variants) == 1 else None
+        out = out or weights_path(variant)
+        if args.out and len(variants) > 1:
+            out = args.out.replace("{variant}", variant.name)
+        data = {
+            "variant": variant.name, "board": variant.size,
+            "method": "logistic regression of game results (Texel), tools/tune_eval.py",
+            "data": [os.path.relpath(p, ROOT) if os.path.isabs(p) else p for p in args.files],
+            "positions": int(train.sum()), "games": len(set(games)), "l2": args.l2,
+            "square_l2": args.square_l2,
+            "date": time.strftime("%Y-%m-%d"), "fit": report, "weights": fitted,
+        }
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1, sort_keys=False)
+            handle.write("\n")
+        print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser = _Parser(prog="tune_eval.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    play = sub.add_parser("selfplay", help="self-play games to PDN")
+    play.add_argument("--variant", default="english")
+    play.add_argument("--games", type=int, default=100)
+    play.add_argument("--depth", type=int, default=6)
+    play.add_argument("--random-plies", default="4-8", metavar="A-B")
+    play.add_argument("--check-depth", type=int, default=4)
+    play.add_argument("--balance", type=int, default=60, metavar="CP")
+    play.add_argument("--max-plies", type=int, default=300)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--eval", default="full")
+    play.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    play.add_argument("--out", required=True)
+    tune = sub.add_parser("fit", help="fit weights on PDN games")
+    tune.add_argument("files", nargs="+")
+    tune.add_argument("--variant", default="english",
+                      help="a variant, or several of one board size: russian,brazilian")
+    tune.add_argument("--out", help="weights file (default: the engine's data file; "
+                      "{variant} is replaced when several)")
+    tune.add_argument("--skip-plies", type=int, default=8)
+    tune.add_argument("--l2", type=float, default=1e-4)
+    tune.add_argument("--square-l2", type=float, default=10.0,
+                      help="a square's own weight is penalised this many times more than "
+                           "its row's (10)")
+    tune.add_argument("--rounds", type=int, default=3)
+    tune.add_argument("--prior", choices=("hand", "zero"), default="hand",
+                      help="what the penalty pulls the weights towards: the hand-set "
+                           "evaluation seen through the model's features (default), or zero")
+    tune.add_argument("--k", default="hand",
+                      help="the logistic scale: hand (default: fitted to the hand-set "
+                           "evaluation, then fixed, as the Texel method does, so the model "
+                           "keeps the material's scale), free (fitted with the weights) "
+                           "or a number")
+    tune.add_argument("--holdout", type=int, default=10, help="every N-th game held out "
+                      "(0: none)")
+    args = parser.parse_args(list(argv))
+    if args.command is None:
+        raise UsageError("give a command: selfplay or fit")
+    try:
+        for name in args.variant.split(","):
+            get_variant(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        args = parse(sys.argv[1:] if argv is None else argv)
+        return selfplay(args) if args.command == "selfplay" else fit(args)
+    except UsageError as exc:
+        print(f"tune_eval.py: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
