@@ -388,6 +388,8 @@ class WebBoard:
                     self._set_hint(hint)
                     return
                 controller.play(hint.move)
+                with self._state:  # the analysis is over: from here on the worker plays
+                    self._job = "play"
                 self._published_move()
             while not self._halt.is_set():
                 if controller.result().is_over or controller.human_to_move():
