@@ -182,6 +182,15 @@ def test_engine_against_engine_and_stop(boards):
     assert state["ply"] >= ply and state["legal"]
 
 
+def test_engines_playing_on_stay_stoppable_between_moves(boards):
+    # a long delay between moves: nobody thinks, yet the page must still offer Stop
+    board = boards(white=OURS, black=OURS, level=1, delay_ms=60000)
+    state = wait(board, lambda s: s["ply"] == 1 and s["thinking"] is None, "the first move")
+    assert state["playing"] and not state["analysing"]
+    state = board.act("stop")
+    assert state["paused"] and not state["playing"] and state["ply"] == 1
+
+
 def test_analysis_runs_until_stopped_and_plays_nothing(boards):
     board = boards(black=None)
     board.act("analyse", on=True)

@@ -529,6 +529,7 @@ class WebBoard:
             "thinking": self._thinking,
             "analysing": self._job == "analyse",
             "hinting": self._job == "hint",
+            "playing": self._job == "play",  # engines play on (also between their moves)
             "paused": self.paused,
             "analysis": _copy(self._analysis),
             "hint": self._hint,

@@ -239,7 +239,8 @@ function showState(state) {
   }
   if (document.activeElement !== $("rng-delay")) $("rng-delay").value = String(state.delay_ms);
   $("out-delay").textContent = (state.delay_ms / 1000).toFixed(1) + " s";
-  const busy = state.thinking || state.analysing;
+  // Stop stays usable between two engines' moves (the delay), not only while one thinks.
+  const busy = state.thinking || state.analysing || state.playing;
   $("btn-undo").disabled = state.ply === 0;
   $("btn-redo").disabled = state.ply >= state.moves.length;
   $("btn-stop").disabled = !busy;
