@@ -37,6 +37,10 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
             try:
+                # A test run started in the background by a shell without job control
+                # inherits an ignored SIGINT, and Python then never raises
+                # KeyboardInterrupt: give the program the default a terminal gives.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.chdir(str(ROOT))
                 os.execvpe(argv[0], argv, env)
             finally:
