@@ -83,7 +83,7 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Variant", "combo", DEFAULT_VARIANT, choices=VARIANT_VALUES),
     OptionSpec("Hash", "spin", 16, 1, 1024),
     OptionSpec("Search", "combo", "pvs", choices=("pvs", "minimax", "negamax", "alphabeta", "negascout")),
-    OptionSpec("Eval", "combo", "full", choices=("full", "classic")),
+    OptionSpec("Eval", "combo", "full", choices=("full", "hand", "classic")),
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
     OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),

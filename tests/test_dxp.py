@@ -614,7 +614,7 @@ def test_command_line_rejects_bad_options() -> None:
     (["--idle-timeout", "-1"], "--idle-timeout: must be 0 (off) or 0.1..86400 seconds"),
     (["--frame-timeout", "inf"], "--frame-timeout: must be 0 (off)"),
     (["--game-timeout", "soon"], "--game-timeout: needs a number of seconds"),
-    (["--eval", "x" * 5000], "--eval: must be full or classic"),
+    (["--eval", "x" * 5000], "--eval: must be full or hand or classic"),
     (["--variant", "frisian"], "--variant: unknown variant 'frisian'"),
     (["--host", "h" * 5000], "--host: not a host name or address"),
     (["--host", "no such host.invalid", "--port", "0"], "cannot listen on 'no such host.invalid'"),

@@ -61,7 +61,7 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("variant", "", "enum", values=VARIANT_VALUES),
     _Param("numbering", "", "enum", values=NUMBERING_VALUES),
     _Param("hash", "Hash", "int", 1, 1024),
-    _Param("eval", "Eval", "enum", values=("full", "classic")),
+    _Param("eval", "Eval", "enum", values=("full", "hand", "classic")),
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
 )
