@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
+from draughts_engine.evaluate import evaluation_names
 from draughts_engine.games import SMALL_GAME_NAMES
 from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
 
@@ -79,11 +80,14 @@ class OptionSpec:
         return lowered
 
 
+#: The evaluations an engine can be given (``Eval``; the Hub ``eval`` param, DXP ``--eval``).
+EVAL_CHOICES: Tuple[str, ...] = evaluation_names()
+
 OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Variant", "combo", DEFAULT_VARIANT, choices=VARIANT_VALUES),
     OptionSpec("Hash", "spin", 16, 1, 1024),
     OptionSpec("Search", "combo", "pvs", choices=("pvs", "minimax", "negamax", "alphabeta", "negascout")),
-    OptionSpec("Eval", "combo", "full", choices=("full", "hand", "classic")),
+    OptionSpec("Eval", "combo", "full", choices=EVAL_CHOICES),
     OptionSpec("Ponder", "check", False),
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
     OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),

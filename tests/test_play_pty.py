@@ -121,12 +121,7 @@ class Terminal:
 
     def wait_exit(self, timeout: float = WAIT) -> int:
         deadline = time.monotonic() + timeout
-        while self.status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status) if hasattr(
-                    os, "waitstatus_to_exitcode") else status >> 8
-                break
+        while not self._exited():
             if time.monotonic() > deadline:
                 raise AssertionError("the program did not exit:\n" + self.text[-2500:])
             self._read(0.1)

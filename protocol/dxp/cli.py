@@ -14,6 +14,7 @@ from draughts_engine.search.limits import MAX_DEPTH
 from draughts_engine.variants import get_variant, variant_names
 from protocol.dxp.follower import DxpSettings
 from protocol.dxp.listener import DEFAULT_HOST, DEFAULT_PORT, serve
+from protocol.options import EVAL_CHOICES
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -109,8 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rules of the games (default international)")
     parser.add_argument("--hash", metavar="MIB", type=_whole(1, 1024), default=16,
                         help="hash table size in MiB (1..1024, default 16)")
-    parser.add_argument("--eval", metavar="NAME", type=_one_of("full", "hand", "classic"), default="full",
-                        help="evaluation: full, hand or classic (default full)")
+    parser.add_argument("--eval", metavar="NAME", type=_one_of(*EVAL_CHOICES), default="full",
+                        help=f"evaluation: {', '.join(EVAL_CHOICES)} (default full)")
     parser.add_argument("--depth", metavar="PLIES", type=_whole(1, MAX_DEPTH),
                         help=f"search every move to this depth (1..{MAX_DEPTH})")
     parser.add_argument("--nodes", metavar="N", type=_whole(1, _MAX_NODES),

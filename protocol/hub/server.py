@@ -24,7 +24,7 @@ from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
 from ..boards import DraughtsBoard
 from ..commands import LineError
-from ..options import OptionError
+from ..options import EVAL_CHOICES, OptionError
 from ..search_job import SearchJob
 from .wire import (DEFAULT_VARIANT, NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
                    format_hub_info, format_hub_line, hub_value, parse_hub_line,
@@ -61,7 +61,7 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("variant", "", "enum", values=VARIANT_VALUES),
     _Param("numbering", "", "enum", values=NUMBERING_VALUES),
     _Param("hash", "Hash", "int", 1, 1024),
-    _Param("eval", "Eval", "enum", values=("full", "hand", "classic")),
+    _Param("eval", "Eval", "enum", values=EVAL_CHOICES),
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
 )
