@@ -44,6 +44,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
+from .runtime import TRACED, compile_apart
 from .variants import Variant
 
 __all__ = ["WeightsError", "weights_path", "load_weights", "feature_names", "features",
@@ -156,6 +157,13 @@ class _Board:
                 self.black_cone[geo.bit(n)] = (self._cone(r, c, False), size - 1 - r)
         self.white_zone = sum(self.white_cone)
         self.black_zone = sum(self.black_cone)
+        # [d]: the squares d rows from White's (Black's) promotion row, d = 0..RUNAWAY_ROWS.
+        self.white_rows = [geo.mask_of(n for n in range(1, geo.squares + 1)
+                                       if geo.row_col(n)[0] == d)
+                           for d in range(RUNAWAY_ROWS + 1)]
+        self.black_rows = [geo.mask_of(n for n in range(1, geo.squares + 1)
+                                       if geo.row_col(n)[0] == size - 1 - d)
+                           for d in range(RUNAWAY_ROWS + 1)]
 
     def _cone(self, r: int, c: int, white: bool) -> int:
         geo = self.geo
@@ -311,13 +319,18 @@ def _slices(board: _Board, values: Dict[int, int]) -> List[List[int]]:
 
 
 def build_linear(variant: Variant, weights: Dict[str, int],
-                 endgame: Optional[Callable[[int, int, int, int, int, int], int]] = None
-                 ) -> Callable[..., object]:
+                 endgame: Optional[Callable[[int, int, int, int, int, int], int]] = None,
+                 traced: bool = TRACED) -> Callable[..., object]:
     """The fast evaluation ``f(white, black, kings, white_to_move, detail=False)`` of the
     model (side to move's view; with ``detail`` the ``(term, value)`` pairs).
 
     ``endgame(white, black, kings, wmat, bmat, score)`` (White's view) is added in positions
     of at most the variant's few pieces with a king, as :mod:`.evaluate` does.
+
+    Two shapes with equal results (``traced``, by default the interpreter's, see
+    :mod:`.runtime`): CPython's skips absent terms by branches and loops over runaway men;
+    PyPy's is one straight line (signs, minima and choices by arithmetic, runaway men row
+    by row) that the JIT compiles once, without a bridge for every combination of branches.
     """
     board = _board(variant.size)
     geo = board.geo
@@ -352,6 +365,116 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     half, half1 = geo.half, geo.half + 1
     off_a, off_b = board.off_a, board.off_b
     endgame_pieces = 7 if variant.size == 10 else 6
+    if traced:
+        WR0, WR1, WR2, WR3, WR4 = board.white_rows
+        BR0, BR1, BR2, BR3, BR4 = board.black_rows
+        _, R1, R2, R3, R4 = RUN
+        # what halving takes off each bonus (a halved bonus is rounded down, as R >> 1)
+        CUT1, CUT2, CUT3, CUT4 = R1 - (R1 >> 1), R2 - (R2 >> 1), R3 - (R3 >> 1), R4 - (R4 >> 1)
+        PACK_BITS = PACK.bit_length() - 1
+
+        def structure(white: int, black: int, wm: int, bm: int, wk: int, bk: int
+                      ) -> Tuple[int, int, int]:
+            """The mobility, safety and balance terms, White's view."""
+            empty = full_board ^ white ^ black
+            mob = ((pc((wm >> half) & empty) + pc((wm >> half1) & empty)
+                    - pc((bm << half) & empty) - pc((bm << half1) & empty)) * MOBM
+                   + (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
+                      + pc((wk << half) & empty) + pc((wk << half1) & empty)
+                      - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
+                      - pc((bk << half) & empty) - pc((bk << half1) & empty)) * MOBK)
+            safe = (pc(wm & (off_a | (white << half1) | (white >> half1))
+                       & (off_b | (white << half) | (white >> half)))
+                    - pc(bm & (off_a | (black << half1) | (black >> half1))
+                         & (off_b | (black << half) | (black >> half)))) * SAFE
+            a = pc(wm & left) - pc(wm & right)
+            c = pc(bm & left) - pc(bm & right)
+            sa = a >> 63
+            sc = c >> 63
+            bal = (((c ^ sc) - sc) - ((a ^ sa) - sa)) * BAL
+            return mob, safe, bal
+
+        def runaways(occupied: int, wm: int, bm: int, wk: int, bk: int) -> int:
+            """The runaway men's bonus, White's view."""
+            # Runaway men, from the promotion row back: a square is free when its forward
+            # neighbours are empty and free themselves ("bad": a square that is not).
+            bad = WR0 & occupied
+            free = WR1 & ~((bad << half) | (bad << half1))
+            r1 = pc(wm & free)
+            bad = WR1 & (occupied | ~free)
+            free = WR2 & ~((bad << half) | (bad << half1))
+            r2 = pc(wm & free)
+            bad = WR2 & (occupied | ~free)
+            free = WR3 & ~((bad << half) | (bad << half1))
+            r3 = pc(wm & free)
+            bad = WR3 & (occupied | ~free)
+            free = WR4 & ~((bad << half) | (bad << half1))
+            r4 = pc(wm & free)
+            # halved (rounded down) when the other side has a king: 1 if it has one, else 0
+            halve = ((bk | -bk) >> 63) & 1
+            run = r1 * R1 + r2 * R2 + r3 * R3 + r4 * R4 - halve * (
+                r1 * CUT1 + r2 * CUT2 + r3 * CUT3 + r4 * CUT4)
+            bad = BR0 & occupied
+            free = BR1 & ~((bad >> half) | (bad >> half1))
+            r1 = pc(bm & free)
+            bad = BR1 & (occupied | ~free)
+            free = BR2 & ~((bad >> half) | (bad >> half1))
+            r2 = pc(bm & free)
+            bad = BR2 & (occupied | ~free)
+            free = BR3 & ~((bad >> half) | (bad >> half1))
+            r3 = pc(bm & free)
+            bad = BR3 & (occupied | ~free)
+            free = BR4 & ~((bad >> half) | (bad >> half1))
+            r4 = pc(bm & free)
+            halve = ((wk | -wk) >> 63) & 1
+            return run - (r1 * R1 + r2 * R2 + r3 * R3 + r4 * R4 - halve * (
+                r1 * CUT1 + r2 * CUT2 + r3 * CUT3 + r4 * CUT4))
+
+        def linear_traced(white: int, black: int, kings: int, white_to_move: bool,
+                          detail: bool = False):
+            # ``x >> 63`` is -1 for a negative x and 0 otherwise (|x| < 2**63 here);
+            # ``(x ^ s) - s`` is then |x|, and turns |x| back into x's sign.
+            wk = white & kings
+            bk = black & kings
+            wm = white ^ wk
+            bm = black ^ bk
+            nwm = pc(wm)
+            nbm = pc(bm)
+            nwk = pc(wk)
+            nbk = pc(bk)
+            wmat = nwm * MAN + nwk * KING
+            bmat = nbm * MAN + nbk * KING
+            material = wmat - bmat
+            s = material >> 63
+            exchange = (((((material ^ s) - s) * EX // (wmat + bmat + EXO)) ^ s) - s)
+            p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M]
+                 + mw3[(wm >> S3) & M] + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M]
+                 + mb2[(bm >> S2) & M] + mb3[(bm >> S3) & M] + mb4[bm >> S4])
+            ending = (p + HALF_PACK) >> PACK_BITS
+            opening = p - (ending << PACK_BITS)
+            pieces = nwm + nbm + nwk + nbk
+            spare = N - pieces
+            phase = pieces + (spare & (spare >> 63))  # min(pieces, N)
+            t = opening * phase + ending * (N - phase)
+            s = t >> 63
+            pst = ((((t ^ s) - s) // N) ^ s) - s  # rounded towards zero, as CPython's shape
+            kpst = (kw0[wk & M] + kw1[(wk >> S1) & M] + kw2[(wk >> S2) & M]
+                    + kw3[(wk >> S3) & M] + kw4[wk >> S4] + kb0[bk & M] + kb1[(bk >> S1) & M]
+                    + kb2[(bk >> S2) & M] + kb3[(bk >> S3) & M] + kb4[bk >> S4])
+            mob, safe, bal = structure(white, black, wm, bm, wk, bk)
+            run = runaways(white | black, wm, bm, wk, bk)
+            score = material + exchange + pst + kpst + mob + safe + bal + run
+            eg = 0
+            if pieces <= endgame_pieces and kings and endgame is not None:
+                eg = endgame(white, black, kings, wmat, bmat, score)
+                score += eg
+            if detail:
+                return _signed_terms(white_to_move, material, exchange, pst, kpst, mob, safe,
+                                     bal, run, eg)
+            return score * (white_to_move + white_to_move - 1)
+
+        compile_apart(structure, runaways, linear_traced)
+        return linear_traced
 
     def linear(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
         wk = white & kings
@@ -422,15 +545,20 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             eg = endgame(white, black, kings, wmat, bmat, score)
             score += eg
         if detail:
-            terms = [("material", material), ("exchange", exchange), ("squares", pst),
-                     ("kings", kpst), ("mobility", mob), ("safety", safe), ("balance", bal),
-                     ("runaway", run), ("endgame", eg)]
-            if not white_to_move:
-                terms = [(name, -value) for name, value in terms]
-            return terms
+            return _signed_terms(white_to_move, material, exchange, pst, kpst, mob, safe, bal,
+                                 run, eg)
         return score if white_to_move else -score
 
     return linear
+
+
+def _signed_terms(white_to_move: bool, *values: int) -> List[Tuple[str, int]]:
+    """The ``(term, value)`` pairs of :func:`build_linear`'s ``detail``, side to move's view."""
+    terms = list(zip(("material", "exchange", "squares", "kings", "mobility", "safety",
+                      "balance", "runaway", "endgame"), values))
+    if not white_to_move:
+        terms = [(name, -value) for name, value in terms]
+    return terms
 
 
 def fitted_weights(names: Sequence[str], values: Sequence[float]) -> Dict[str, int]:

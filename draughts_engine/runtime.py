@@ -70,7 +70,8 @@ def compile_apart(*functions: Callable[..., Any]) -> None:
 def tune_jit() -> bool:
     """Apply :data:`JIT_PARAMS` (or ``$DRAUGHTS_PYPY_JIT``) to PyPy's JIT.
 
-    False (and nothing done) on other interpreters or when the variable is empty.
+    False (and nothing done) on other interpreters, when the variable is empty, or when
+    PyPy refuses its value (an unknown name, a ``trace_limit`` above PyPy's maximum).
     """
     params = os.environ.get(JIT_PARAMS_ENV, JIT_PARAMS).strip()
     if not PYPY or not params:
@@ -81,7 +82,11 @@ def tune_jit() -> bool:
         pypyjit = importlib.import_module("pypyjit")
     except ImportError:  # pragma: no cover - a PyPy built without the JIT
         return False
-    pypyjit.set_param(params)
+    try:
+        pypyjit.set_param(params)
+    except Exception:  # noqa: BLE001 - PyPy reports a bad value as SystemError, ValueError...
+        # A mistyped $DRAUGHTS_PYPY_JIT must not stop the engine: PyPy's defaults stay.
+        return False
     return True
 
 

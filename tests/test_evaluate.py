@@ -175,11 +175,13 @@ def random_weights(variant: str, seed: int) -> dict:
     return weights
 
 
+@pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
 @pytest.mark.parametrize("variant", MODEL_VARIANTS)
-def test_fast_model_equals_the_plain_reference(variant: str) -> None:
+def test_fast_model_equals_the_plain_reference(variant: str, traced: bool) -> None:
+    """Both shapes of the fast function (CPython's and PyPy's, see draughts_engine.runtime)."""
     v = get_variant(variant)
     weights = random_weights(variant, 7)
-    fast = evalmodel.build_linear(v, weights)
+    fast = evalmodel.build_linear(v, weights, traced=traced)
     for position in random_positions(variant, 120, seed=11):
         w, b, k, wtm = position.raw
         reference = evalmodel.linear_score(v, weights, w, b, k)

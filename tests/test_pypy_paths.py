@@ -19,7 +19,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from draughts_engine import runtime
+from draughts_engine import evalmodel, runtime
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.bitboard import popcount, popcount_bin, popcount_swar
 from draughts_engine.movegen import MoveGenerator, RawMove
@@ -182,11 +182,32 @@ def test_both_orderings_order_alike() -> None:
 
 
 # ---------------------------------------------------------------------------
+# The tuned evaluation.
+
+@pytest.mark.parametrize("variant", ["english", "russian", "international"])
+def test_both_shapes_of_the_tuned_evaluation_score_alike(variant: str) -> None:
+    """The shipped weights and random ones, over games and placements with kings (runaway
+    men beside the other side's kings, kings only, crowded boards)."""
+    v = get_variant(variant)
+    rng = random.Random(5)
+    names = evalmodel.feature_names(v)
+    for weights in (evalmodel.load_weights(v),
+                    {name: rng.randint(-60, 60) for name in names}):
+        assert weights
+        interpreted = evalmodel.build_linear(v, weights, traced=False)
+        traced = evalmodel.build_linear(v, weights, traced=True)
+        for position in random_positions(variant, 400, seed=31):
+            w, b, k, wtm = position.raw
+            assert interpreted(w, b, k, wtm) == traced(w, b, k, wtm), position.fen()
+            assert interpreted(w, b, k, wtm, True) == traced(w, b, k, wtm, True)
+
+
+# ---------------------------------------------------------------------------
 # The same searches in fresh processes, each shape forced.
 
 SEARCH_SCRIPT = r"""
 import json, sys
-from draughts_engine import runtime
+from draughts_engine import evalmodel, runtime
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher, bench
