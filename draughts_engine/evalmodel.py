@@ -44,6 +44,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
+from .runaways import make_runaways
 from .runtime import TRACED, compile_apart
 from .variants import Variant
 
@@ -157,13 +158,6 @@ class _Board:
                 self.black_cone[geo.bit(n)] = (self._cone(r, c, False), size - 1 - r)
         self.white_zone = sum(self.white_cone)
         self.black_zone = sum(self.black_cone)
-        # [d]: the squares d rows from White's (Black's) promotion row, d = 0..RUNAWAY_ROWS.
-        self.white_rows = [geo.mask_of(n for n in range(1, geo.squares + 1)
-                                       if geo.row_col(n)[0] == d)
-                           for d in range(RUNAWAY_ROWS + 1)]
-        self.black_rows = [geo.mask_of(n for n in range(1, geo.squares + 1)
-                                       if geo.row_col(n)[0] == size - 1 - d)
-                           for d in range(RUNAWAY_ROWS + 1)]
 
     def _cone(self, r: int, c: int, white: bool) -> int:
         geo = self.geo
@@ -366,11 +360,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     off_a, off_b = board.off_a, board.off_b
     endgame_pieces = 7 if variant.size == 10 else 6
     if traced:
-        WR0, WR1, WR2, WR3, WR4 = board.white_rows
-        BR0, BR1, BR2, BR3, BR4 = board.black_rows
-        _, R1, R2, R3, R4 = RUN
-        # what halving takes off each bonus (a halved bonus is rounded down, as R >> 1)
-        CUT1, CUT2, CUT3, CUT4 = R1 - (R1 >> 1), R2 - (R2 >> 1), R3 - (R3 >> 1), R4 - (R4 >> 1)
+        runaways = make_runaways(geo, RUN)
         PACK_BITS = PACK.bit_length() - 1
 
         def structure(white: int, black: int, wm: int, bm: int, wk: int, bk: int
@@ -393,42 +383,6 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             sc = c >> 63
             bal = (((c ^ sc) - sc) - ((a ^ sa) - sa)) * BAL
             return mob, safe, bal
-
-        def runaways(occupied: int, wm: int, bm: int, wk: int, bk: int) -> int:
-            """The runaway men's bonus, White's view."""
-            # Runaway men, from the promotion row back: a square is free when its forward
-            # neighbours are empty and free themselves ("bad": a square that is not).
-            bad = WR0 & occupied
-            free = WR1 & ~((bad << half) | (bad << half1))
-            r1 = pc(wm & free)
-            bad = WR1 & (occupied | ~free)
-            free = WR2 & ~((bad << half) | (bad << half1))
-            r2 = pc(wm & free)
-            bad = WR2 & (occupied | ~free)
-            free = WR3 & ~((bad << half) | (bad << half1))
-            r3 = pc(wm & free)
-            bad = WR3 & (occupied | ~free)
-            free = WR4 & ~((bad << half) | (bad << half1))
-            r4 = pc(wm & free)
-            # halved (rounded down) when the other side has a king: 1 if it has one, else 0
-            halve = ((bk | -bk) >> 63) & 1
-            run = r1 * R1 + r2 * R2 + r3 * R3 + r4 * R4 - halve * (
-                r1 * CUT1 + r2 * CUT2 + r3 * CUT3 + r4 * CUT4)
-            bad = BR0 & occupied
-            free = BR1 & ~((bad >> half) | (bad >> half1))
-            r1 = pc(bm & free)
-            bad = BR1 & (occupied | ~free)
-            free = BR2 & ~((bad >> half) | (bad >> half1))
-            r2 = pc(bm & free)
-            bad = BR2 & (occupied | ~free)
-            free = BR3 & ~((bad >> half) | (bad >> half1))
-            r3 = pc(bm & free)
-            bad = BR3 & (occupied | ~free)
-            free = BR4 & ~((bad >> half) | (bad >> half1))
-            r4 = pc(bm & free)
-            halve = ((wk | -wk) >> 63) & 1
-            return run - (r1 * R1 + r2 * R2 + r3 * R3 + r4 * R4 - halve * (
-                r1 * CUT1 + r2 * CUT2 + r3 * CUT3 + r4 * CUT4))
 
         def linear_traced(white: int, black: int, kings: int, white_to_move: bool,
                           detail: bool = False):
@@ -462,7 +416,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                     + kw3[(wk >> S3) & M] + kw4[wk >> S4] + kb0[bk & M] + kb1[(bk >> S1) & M]
                     + kb2[(bk >> S2) & M] + kb3[(bk >> S3) & M] + kb4[bk >> S4])
             mob, safe, bal = structure(white, black, wm, bm, wk, bk)
-            run = runaways(white | black, wm, bm, wk, bk)
+            run = runaways(white | black, wm, bm, nwk, nbk)
             score = material + exchange + pst + kpst + mob + safe + bal + run
             eg = 0
             if pieces <= endgame_pieces and kings and endgame is not None:

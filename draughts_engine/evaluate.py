@@ -47,6 +47,8 @@ from typing import Callable, Dict, List, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
+from .runaways import make_runaways
+from .runtime import TRACED, compile_apart
 from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
 __all__ = ["Evaluator", "UnknownEvaluationError", "evaluator", "evaluation_names", "evaluation_key",
@@ -201,7 +203,10 @@ class _Weights:
         self.main_diagonal = 60
 
 
-def _build_full(variant: Variant) -> Callable[..., object]:
+def _build_full(variant: Variant, traced: bool = TRACED) -> Callable[..., object]:
+    """The hand-set evaluation; ``traced``: in PyPy's shape (see :func:`_build_full_traced`)."""
+    if traced:
+        return _build_full_traced(variant)
     t = _tables(variant.size)
     geo = t.geo
     w = _Weights(variant.size, variant.king_value)
@@ -310,6 +315,96 @@ def _build_full(variant: Variant) -> Callable[..., object]:
         return score if white_to_move else -score
 
     return full
+
+
+def _build_full_traced(variant: Variant) -> Callable[..., object]:
+    """:func:`_build_full`'s evaluation (equal scores) in the shape PyPy's JIT compiles best:
+    straight lines without branches on the position (signs and choices by arithmetic, the
+    runaway men by :func:`.runaways.make_runaways`), the bit counts of the structure and
+    the runaways compiled apart, so that the JIT compiles each once instead of a bridge for
+    every combination of branches."""
+    t = _tables(variant.size)
+    geo = t.geo
+    w = _Weights(variant.size, variant.king_value)
+    pc = popcount
+    board = geo.board
+    half = geo.half
+    half1 = half + 1
+    MAN, KING = w.man, w.king
+    EXS, EXO = w.exchange_scale, w.exchange_offset
+    BACK, CM, CK, SAFE, MOB = w.back, w.centre_man, w.centre_king, w.safety, w.mobility
+    # advancement weight by number of pieces, padded for every count a board can hold
+    ADV = tuple(w.advance) + (w.advance[-1],) * max(0, geo.squares + 1 - len(w.advance))
+    EG_PIECES = w.endgame_pieces
+    wback, bback = t.white_back, t.black_back
+    centre, kcentre = t.centre, t.king_centre
+    off_a = t.off[UP_LEFT] | t.off[DOWN_RIGHT]
+    off_b = t.off[UP_RIGHT] | t.off[DOWN_LEFT]
+    wa0, wa1, wa2, wa3 = (tuple(t.white_adv) + (0, 0, 0, 0))[:4]
+    ba0, ba1, ba2, ba3 = (tuple(t.black_adv) + (0, 0, 0, 0))[:4]
+    runaways = make_runaways(geo, w.runaway[:w.runaway_rows + 1])
+    endgame = _build_endgame(variant, t, w)
+
+    def structure(white: int, black: int, wm: int, bm: int, wk: int, bk: int
+                  ) -> Tuple[int, int, int]:
+        """The centre, safety and mobility terms, White's view."""
+        empty = board ^ white ^ black
+        cen = ((pc(wm & centre) - pc(bm & centre)) * CM
+               + (pc(wk & kcentre) - pc(bk & kcentre)) * CK)
+        safe = (pc(wm & (off_a | (white << half1) | (white >> half1))
+                   & (off_b | (white << half) | (white >> half)))
+                - pc(bm & (off_a | (black << half1) | (black >> half1))
+                     & (off_b | (black << half) | (black >> half)))) * SAFE
+        mob = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
+               - pc((bm << half) & empty) - pc((bm << half1) & empty)
+               + pc((wk >> half) & empty) + pc((wk >> half1) & empty)
+               + pc((wk << half) & empty) + pc((wk << half1) & empty)
+               - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
+               - pc((bk << half) & empty) - pc((bk << half1) & empty)) * MOB
+        return cen, safe, mob
+
+    def full_traced(white: int, black: int, kings: int, white_to_move: bool,
+                    detail: bool = False):
+        # ``x >> 63``: -1 for a negative x, else 0 (|x| < 2**63 here); ``(x ^ s) - s`` is
+        # then |x| and gives |x| back x's sign.  ``((-n) >> 63) & 1``: 1 if a count n > 0.
+        wk = white & kings
+        bk = black & kings
+        wm = white ^ wk
+        bm = black ^ bk
+        nwm = pc(wm)
+        nbm = pc(bm)
+        nwk = pc(wk)
+        nbk = pc(bk)
+        wmat = nwm * MAN + nwk * KING
+        bmat = nbm * MAN + nbk * KING
+        material = wmat - bmat
+        s = material >> 63
+        exchange = ((((material ^ s) - s) * EXS // (wmat + bmat + EXO)) ^ s) - s
+        # the back rank counts while the other side still has men
+        back = (((-nbm) >> 63) & 1) * pc(wm & wback) * BACK - (
+            ((-nwm) >> 63) & 1) * pc(bm & bback) * BACK
+        cen, safe, mob = structure(white, black, wm, bm, wk, bk)
+        pieces = nwm + nbm + nwk + nbk
+        adv = ((pc(wm & wa0) - pc(bm & ba0)) + ((pc(wm & wa1) - pc(bm & ba1)) << 1)
+               + ((pc(wm & wa2) - pc(bm & ba2)) << 2)
+               + ((pc(wm & wa3) - pc(bm & ba3)) << 3)) * ADV[pieces]
+        run = runaways(white | black, wm, bm, nwk, nbk)
+        score = material + exchange + back + cen + safe + mob + adv + run
+        eg = 0
+        if pieces <= EG_PIECES and kings:
+            eg = endgame(white, black, kings, wmat, bmat, score)
+            score += eg
+        if detail:
+            terms = [("material", material), ("exchange", exchange), ("backrank", back),
+                     ("centre", cen), ("safety", safe), ("mobility", mob),
+                     ("advancement", adv), ("runaway", run), ("endgame", eg)]
+            if not white_to_move:
+                terms = [(name, -value) for name, value in terms]
+            return terms
+        return score * (white_to_move + white_to_move - 1)
+
+    compile_apart(structure, runaways, full_traced)
+    return full_traced
 
 
 def _build_endgame(variant: Variant, t: _Tables, w: _Weights):

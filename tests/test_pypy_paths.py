@@ -19,7 +19,8 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from draughts_engine import evalmodel, runtime
+from draughts_engine import evalmodel, evaluate, runtime
+from draughts_engine.runaways import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.bitboard import popcount, popcount_bin, popcount_swar
 from draughts_engine.movegen import MoveGenerator, RawMove
@@ -202,12 +203,66 @@ def test_both_shapes_of_the_tuned_evaluation_score_alike(variant: str) -> None:
             assert interpreted(w, b, k, wtm, True) == traced(w, b, k, wtm, True)
 
 
+#: The diagonal boards (the hand-set evaluation's), 8x8 to 12x12.
+HAND_VARIANTS = [name for name in variant_names() if not get_variant(name).all_squares]
+
+
+@pytest.mark.parametrize("variant", HAND_VARIANTS)
+def test_both_shapes_of_the_hand_set_evaluation_score_alike(variant: str) -> None:
+    v = get_variant(variant)
+    interpreted = evaluate._build_full(v, traced=False)
+    traced = evaluate._build_full(v, traced=True)
+    for position in random_positions(variant, 300, seed=41):
+        w, b, k, wtm = position.raw
+        assert interpreted(w, b, k, wtm) == traced(w, b, k, wtm), position.fen()
+        assert interpreted(w, b, k, wtm, True) == traced(w, b, k, wtm, True)
+
+
+def test_runaways_row_by_row_equal_the_cones() -> None:
+    """make_runaways against each man's cone, on boards crowded near promotion."""
+    rng = random.Random(8)
+    for variant in ("english", "international", "canadian"):
+        geo = Position.start(variant).geometry
+        bonus = [0, 40, 30, 20, 10]
+        runaways = make_runaways(geo, bonus)
+        for _ in range(300):
+            squares = rng.sample(range(1, geo.squares + 1), rng.randint(1, geo.squares // 2))
+            white = geo.mask_of(n for n in squares if rng.random() < 0.5)
+            black = geo.mask_of(squares) ^ white
+            kings = geo.mask_of(n for n in squares if rng.random() < 0.2)
+            expected = 0
+            for sign, men, cone_of, other_kings in (
+                    (1, white & ~kings, lambda n: _cone(geo, n, True), black & kings),
+                    (-1, black & ~kings, lambda n: _cone(geo, n, False), white & kings)):
+                for n in geo.squares_of(men):
+                    row = geo.row_col(n)[0]
+                    to_go = row if sign > 0 else geo.size - 1 - row
+                    if 1 <= to_go <= 4 and not cone_of(n) & (white | black):
+                        expected += sign * (bonus[to_go] >> 1 if other_kings else bonus[to_go])
+            assert runaways(white | black, white & ~kings, black & ~kings,
+                            popcount(white & kings), popcount(black & kings)) == expected
+
+
+def _cone(geo, square: int, white: bool) -> int:
+    """The squares ahead of a man up to its promotion row (the widening triangle)."""
+    r, c = geo.row_col(square)
+    mask = 0
+    for row in (range(r - 1, -1, -1) if white else range(r + 1, geo.size)):
+        spread = abs(row - r)
+        for col in range(c - spread, c + spread + 1):
+            n = geo.square_at(row, col)
+            if n:
+                mask |= geo.bit(n)
+    return mask
+
+
 # ---------------------------------------------------------------------------
 # The same searches in fresh processes, each shape forced.
 
 SEARCH_SCRIPT = r"""
 import json, sys
-from draughts_engine import evalmodel, runtime
+from draughts_engine import evalmodel, evaluate, runtime
+from draughts_engine.runaways import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher, bench
