@@ -44,7 +44,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
-from .runaways import make_runaways
+from .evalterms import make_mobility_safety, make_runaways
 from .runtime import TRACED, compile_apart
 from .variants import Variant
 
@@ -361,28 +361,8 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     endgame_pieces = 7 if variant.size == 10 else 6
     if traced:
         runaways = make_runaways(geo, RUN)
+        mobility_safety = make_mobility_safety(geo, off_a, off_b)
         PACK_BITS = PACK.bit_length() - 1
-
-        def structure(white: int, black: int, wm: int, bm: int, wk: int, bk: int
-                      ) -> Tuple[int, int, int]:
-            """The mobility, safety and balance terms, White's view."""
-            empty = full_board ^ white ^ black
-            mob = ((pc((wm >> half) & empty) + pc((wm >> half1) & empty)
-                    - pc((bm << half) & empty) - pc((bm << half1) & empty)) * MOBM
-                   + (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
-                      + pc((wk << half) & empty) + pc((wk << half1) & empty)
-                      - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
-                      - pc((bk << half) & empty) - pc((bk << half1) & empty)) * MOBK)
-            safe = (pc(wm & (off_a | (white << half1) | (white >> half1))
-                       & (off_b | (white << half) | (white >> half)))
-                    - pc(bm & (off_a | (black << half1) | (black >> half1))
-                         & (off_b | (black << half) | (black >> half)))) * SAFE
-            a = pc(wm & left) - pc(wm & right)
-            c = pc(bm & left) - pc(bm & right)
-            sa = a >> 63
-            sc = c >> 63
-            bal = (((c ^ sc) - sc) - ((a ^ sa) - sa)) * BAL
-            return mob, safe, bal
 
         def linear_traced(white: int, black: int, kings: int, white_to_move: bool,
                           detail: bool = False):
@@ -415,7 +395,14 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             kpst = (kw0[wk & M] + kw1[(wk >> S1) & M] + kw2[(wk >> S2) & M]
                     + kw3[(wk >> S3) & M] + kw4[wk >> S4] + kb0[bk & M] + kb1[(bk >> S1) & M]
                     + kb2[(bk >> S2) & M] + kb3[(bk >> S3) & M] + kb4[bk >> S4])
-            mob, safe, bal = structure(white, black, wm, bm, wk, bk)
+            men_moves, king_moves, safe = mobility_safety(white, black, wm, bm, wk, bk)
+            mob = men_moves * MOBM + king_moves * MOBK
+            safe *= SAFE
+            a = pc(wm & left) - pc(wm & right)
+            c = pc(bm & left) - pc(bm & right)
+            sa = a >> 63
+            sc = c >> 63
+            bal = (((c ^ sc) - sc) - ((a ^ sa) - sa)) * BAL
             run = runaways(white | black, wm, bm, nwk, nbk)
             score = material + exchange + pst + kpst + mob + safe + bal + run
             eg = 0
@@ -427,7 +414,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                                      bal, run, eg)
             return score * (white_to_move + white_to_move - 1)
 
-        compile_apart(structure, runaways, linear_traced)
+        compile_apart(mobility_safety, runaways, linear_traced)
         return linear_traced
 
     def linear(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):

@@ -47,7 +47,7 @@ from typing import Callable, Dict, List, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
-from .runaways import make_runaways
+from .evalterms import make_mobility_safety, make_runaways
 from .runtime import TRACED, compile_apart
 from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
@@ -320,16 +320,13 @@ def _build_full(variant: Variant, traced: bool = TRACED) -> Callable[..., object
 def _build_full_traced(variant: Variant) -> Callable[..., object]:
     """:func:`_build_full`'s evaluation (equal scores) in the shape PyPy's JIT compiles best:
     straight lines without branches on the position (signs and choices by arithmetic, the
-    runaway men by :func:`.runaways.make_runaways`), the bit counts of the structure and
-    the runaways compiled apart, so that the JIT compiles each once instead of a bridge for
-    every combination of branches."""
+    shared terms of :mod:`.evalterms`), mobility, safety and the runaways compiled apart,
+    so that the JIT compiles each once instead of a bridge for every combination of
+    branches."""
     t = _tables(variant.size)
     geo = t.geo
     w = _Weights(variant.size, variant.king_value)
     pc = popcount
-    board = geo.board
-    half = geo.half
-    half1 = half + 1
     MAN, KING = w.man, w.king
     EXS, EXO = w.exchange_scale, w.exchange_offset
     BACK, CM, CK, SAFE, MOB = w.back, w.centre_man, w.centre_king, w.safety, w.mobility
@@ -343,25 +340,8 @@ def _build_full_traced(variant: Variant) -> Callable[..., object]:
     wa0, wa1, wa2, wa3 = (tuple(t.white_adv) + (0, 0, 0, 0))[:4]
     ba0, ba1, ba2, ba3 = (tuple(t.black_adv) + (0, 0, 0, 0))[:4]
     runaways = make_runaways(geo, w.runaway[:w.runaway_rows + 1])
+    mobility_safety = make_mobility_safety(geo, off_a, off_b)
     endgame = _build_endgame(variant, t, w)
-
-    def structure(white: int, black: int, wm: int, bm: int, wk: int, bk: int
-                  ) -> Tuple[int, int, int]:
-        """The centre, safety and mobility terms, White's view."""
-        empty = board ^ white ^ black
-        cen = ((pc(wm & centre) - pc(bm & centre)) * CM
-               + (pc(wk & kcentre) - pc(bk & kcentre)) * CK)
-        safe = (pc(wm & (off_a | (white << half1) | (white >> half1))
-                   & (off_b | (white << half) | (white >> half)))
-                - pc(bm & (off_a | (black << half1) | (black >> half1))
-                     & (off_b | (black << half) | (black >> half)))) * SAFE
-        mob = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
-               - pc((bm << half) & empty) - pc((bm << half1) & empty)
-               + pc((wk >> half) & empty) + pc((wk >> half1) & empty)
-               + pc((wk << half) & empty) + pc((wk << half1) & empty)
-               - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
-               - pc((bk << half) & empty) - pc((bk << half1) & empty)) * MOB
-        return cen, safe, mob
 
     def full_traced(white: int, black: int, kings: int, white_to_move: bool,
                     detail: bool = False):
@@ -383,7 +363,11 @@ def _build_full_traced(variant: Variant) -> Callable[..., object]:
         # the back rank counts while the other side still has men
         back = (((-nbm) >> 63) & 1) * pc(wm & wback) * BACK - (
             ((-nwm) >> 63) & 1) * pc(bm & bback) * BACK
-        cen, safe, mob = structure(white, black, wm, bm, wk, bk)
+        cen = ((pc(wm & centre) - pc(bm & centre)) * CM
+               + (pc(wk & kcentre) - pc(bk & kcentre)) * CK)
+        men_moves, king_moves, safe = mobility_safety(white, black, wm, bm, wk, bk)
+        mob = (men_moves + king_moves) * MOB
+        safe *= SAFE
         pieces = nwm + nbm + nwk + nbk
         adv = ((pc(wm & wa0) - pc(bm & ba0)) + ((pc(wm & wa1) - pc(bm & ba1)) << 1)
                + ((pc(wm & wa2) - pc(bm & ba2)) << 2)
@@ -403,7 +387,7 @@ def _build_full_traced(variant: Variant) -> Callable[..., object]:
             return terms
         return score * (white_to_move + white_to_move - 1)
 
-    compile_apart(structure, runaways, full_traced)
+    compile_apart(mobility_safety, runaways, full_traced)
     return full_traced
 
 

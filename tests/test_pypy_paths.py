@@ -20,7 +20,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from draughts_engine import evalmodel, evaluate, runtime
-from draughts_engine.runaways import make_runaways
+from draughts_engine.evalterms import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.bitboard import popcount, popcount_bin, popcount_swar
 from draughts_engine.movegen import MoveGenerator, RawMove
@@ -223,6 +223,7 @@ def test_runaways_row_by_row_equal_the_cones() -> None:
     rng = random.Random(8)
     for variant in ("english", "international", "canadian"):
         geo = Position.start(variant).geometry
+        cones = evaluate._tables(geo.size)  # each man's cone, as the interpreted shape tests it
         bonus = [0, 40, 30, 20, 10]
         runaways = make_runaways(geo, bonus)
         for _ in range(300):
@@ -232,8 +233,8 @@ def test_runaways_row_by_row_equal_the_cones() -> None:
             kings = geo.mask_of(n for n in squares if rng.random() < 0.2)
             expected = 0
             for sign, men, cone_of, other_kings in (
-                    (1, white & ~kings, lambda n: _cone(geo, n, True), black & kings),
-                    (-1, black & ~kings, lambda n: _cone(geo, n, False), white & kings)):
+                    (1, white & ~kings, lambda n: cones.cone(n, True), black & kings),
+                    (-1, black & ~kings, lambda n: cones.cone(n, False), white & kings)):
                 for n in geo.squares_of(men):
                     row = geo.row_col(n)[0]
                     to_go = row if sign > 0 else geo.size - 1 - row
@@ -243,26 +244,13 @@ def test_runaways_row_by_row_equal_the_cones() -> None:
                             popcount(white & kings), popcount(black & kings)) == expected
 
 
-def _cone(geo, square: int, white: bool) -> int:
-    """The squares ahead of a man up to its promotion row (the widening triangle)."""
-    r, c = geo.row_col(square)
-    mask = 0
-    for row in (range(r - 1, -1, -1) if white else range(r + 1, geo.size)):
-        spread = abs(row - r)
-        for col in range(c - spread, c + spread + 1):
-            n = geo.square_at(row, col)
-            if n:
-                mask |= geo.bit(n)
-    return mask
-
-
 # ---------------------------------------------------------------------------
 # The same searches in fresh processes, each shape forced.
 
 SEARCH_SCRIPT = r"""
 import json, sys
 from draughts_engine import evalmodel, evaluate, runtime
-from draughts_engine.runaways import make_runaways
+from draughts_engine.evalterms import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher, bench

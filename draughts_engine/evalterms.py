@@ -1,4 +1,8 @@
-"""Runaway men counted without a loop or a branch: the shape PyPy's JIT compiles best.
+"""Terms the evaluations share in their traced shape (PyPy's, see :mod:`.runtime`): counted
+without a loop or a branch on the position, the shape PyPy's JIT compiles best.
+
+:func:`make_mobility_safety` counts the men's and kings' one-step moves and the men that
+cannot be jumped; :func:`make_runaways` the runaway men.
 
 A man ``d`` rows from its promotion row (``1 <= d <= RUNAWAY_ROWS_MAX``) is a runaway when
 the widening triangle of squares ahead of it up to the promotion row (its *cone*) is empty:
@@ -13,11 +17,11 @@ neighbours and their cones), so the free squares of row ``d`` follow from those 
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Sequence, Tuple
 
 from .bitboard import Geometry, popcount
 
-__all__ = ["make_runaways", "RUNAWAY_ROWS_MAX"]
+__all__ = ["make_runaways", "make_mobility_safety", "RUNAWAY_ROWS_MAX"]
 
 RUNAWAY_ROWS_MAX = 4
 """The most rows from promotion a runaway man is counted at (the evaluations use 3 or 4)."""
@@ -88,3 +92,35 @@ def make_runaways(geo: Geometry, bonus: Sequence[int]) -> Callable[[int, int, in
             r1 * CUT1 + r2 * CUT2 + r3 * CUT3 + r4 * CUT4))
 
     return runaways
+
+
+def make_mobility_safety(geo: Geometry, off_a: int, off_b: int
+                         ) -> Callable[[int, int, int, int, int, int], Tuple[int, int, int]]:
+    """``counts(white, black, white_men, black_men, white_kings, black_kings)`` ->
+    ``(men_mobility, king_mobility, safety)``, each White's count minus Black's.
+
+    Mobility: one-step moves to empty squares (men forwards, kings every way).  Safety: men
+    that cannot be jumped, on an edge or backed on both diagonals; ``off_a`` (``off_b``) is
+    the mask of squares whose up-left or down-right (up-right or down-left) neighbour is off
+    the board.
+    """
+    board, half = geo.board, geo.half
+    half1 = half + 1
+    pc = popcount
+
+    def counts(white: int, black: int, wm: int, bm: int, wk: int, bk: int
+               ) -> Tuple[int, int, int]:
+        empty = board ^ white ^ black
+        men = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
+               - pc((bm << half) & empty) - pc((bm << half1) & empty))
+        kings = (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
+                 + pc((wk << half) & empty) + pc((wk << half1) & empty)
+                 - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
+                 - pc((bk << half) & empty) - pc((bk << half1) & empty))
+        safety = (pc(wm & (off_a | (white << half1) | (white >> half1))
+                     & (off_b | (white << half) | (white >> half)))
+                  - pc(bm & (off_a | (black << half1) | (black >> half1))
+                       & (off_b | (black << half) | (black >> half))))
+        return men, kings, safety
+
+    return counts
