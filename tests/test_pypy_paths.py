@@ -24,6 +24,7 @@ from draughts_engine.evalterms import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.bitboard import popcount, popcount_bin, popcount_swar
 from draughts_engine.movegen import MoveGenerator, RawMove
+from draughts_engine.movegen.generator import play
 from draughts_engine.perft import perft_make, perft_raw
 from draughts_engine.position import Position
 from draughts_engine.search.ordering import (make_move_ordering_keyed, make_move_ordering_traced,
@@ -135,6 +136,17 @@ def test_both_generators_count_the_same_trees_below_positions_with_kings(variant
     for position in random_positions(variant, 30, seed=17)[15:]:
         counts = {shape: perft_raw(gen, *position.raw, 3) for shape, gen in gens.items()}
         assert counts["traced"] == counts["interpreted"], position.fen()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_both_generators_play_every_move_alike(variant: str) -> None:
+    """The traced generator's branch-free ``play`` (boards up to 10x10) against :func:`play`,
+    for every legal move of positions of games and placements with kings."""
+    gen = generators(variant)["traced"]
+    for position in random_positions(variant, 200, seed=23):
+        raw = position.raw
+        for move in position.raw_moves():
+            assert gen.play(*raw, move) == play(*raw, move), (position.fen(), move)
 
 
 # ---------------------------------------------------------------------------

@@ -42,6 +42,21 @@ def play(white: int, black: int, kings: int, white_to_move: bool,
     return white ^ captured, black ^ origin ^ dest, kings
 
 
+def play_traced(white: int, black: int, kings: int, white_to_move: bool,
+                move: RawMove) -> Tuple[int, int, int]:
+    """:func:`play` without a branch on the move or the side (PyPy's shape), for boards whose
+    masks stay below ``2**63`` (up to 10x10): each choice is a mask of all ones or none."""
+    origin, dest, captured, promotes = move
+    kings &= ~captured
+    # 1 when the piece is a king (``kings & origin`` is 0 or the origin bit) or is crowned
+    crowned = (((-(kings & origin)) >> 63) & 1) | promotes
+    kings = (kings & ~origin) | (dest * crowned)
+    mover = -white_to_move  # -1 (all ones) when White moves, else 0
+    moved = origin ^ dest
+    return (white ^ ((moved & mover) | (captured & ~mover)),
+            black ^ ((captured & mover) | (moved & ~mover)), kings)
+
+
 class MoveGenerator:
     """Legal moves of one variant on raw bitboards (see :mod:`draughts_engine.movegen`).
 
@@ -89,7 +104,8 @@ class MoveGenerator:
         self.has_quiet = make_has_quiet(rules)
         self.quiet_moves = quiet_moves
         self.capture_paths = _make_capture_paths(search, capture_sources)
-        self.play = play
+        # (PyPy's branch-free play needs masks below 2**63: boards up to 10x10)
+        self.play = play_traced if traced and rules.board >> 63 == 0 else play
         if rules.crown_ends_game:
             _end_at_crowning(self)
 
