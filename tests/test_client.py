@@ -582,9 +582,13 @@ def test_engine_that_dies_mid_search():
         assert "exit status 3" in str(caught.value)
         assert "! die_mid_search: simulated crash in search" in caught.value.transcript
         assert "< info depth 1 score cp 0 nodes 1 pv 11-15" in caught.value.transcript
-        with pytest.raises(EngineTerminatedError):
+        # Writing to the dead engine, or reading its closed output, says how it ended.
+        with pytest.raises(EngineTerminatedError, match=r"exit status 3\)"):
             engine.send_raw("isready")
             engine.read_line(1.0)
+        for _ in range(3):  # a write that hits the closed pipe (once the pipe's buffer is gone)
+            with pytest.raises(EngineTerminatedError, match=r"exit status 3\)"):
+                engine.send_raw("isready " + "x" * 70000)
     assert engine.returncode == 3
 
 

@@ -29,6 +29,11 @@ __all__ = ["EngineConnection"]
 
 _C = TypeVar("_C", bound="EngineConnection")
 
+#: Seconds to wait for the exit status of an engine that closed its input or output (it is
+#: ending; on a loaded host its exit can take more than a moment, and the status is what a
+#: user needs to read).
+EXIT_WAIT = 2.0
+
 
 class EngineConnection:
     """What every engine client shares, whatever protocol it speaks.
@@ -177,8 +182,9 @@ class EngineConnection:
         try:
             self._transport.write(data)
         except (OSError, ValueError) as exc:
+            code = self._exit_status()
             raise EngineTerminatedError(
-                f"cannot write to the engine: {exc}", self.transcript, self._exit_status()
+                f"cannot write to the engine: {exc}{_exit_note(code)}", self.transcript, code
             ) from None
 
     def read_line(self, timeout: Optional[float] = None) -> str:
@@ -295,7 +301,8 @@ class EngineConnection:
         return time.monotonic() + (self.timeout if timeout is None else timeout)
 
     def _exit_status(self) -> Optional[int]:
-        return self._transport.poll_exit(0.5)
+        """The exit status of an engine that closed a pipe, waiting up to EXIT_WAIT for it."""
+        return self._transport.poll_exit(EXIT_WAIT)
 
     def _next_line(self, deadline: float, waiting_for: str) -> str:
         while not self._eof:
@@ -311,9 +318,8 @@ class EngineConnection:
             if not self._SKIP_BLANK_LINES or line.strip():
                 return line
         code = self._exit_status()
-        status = "" if code is None else f" (exit status {code})"
         raise EngineTerminatedError(
-            f"the engine ended its output while waiting for {waiting_for}{status}",
+            f"the engine ended its output while waiting for {waiting_for}{_exit_note(code)}",
             self.transcript,
             code,
         )
@@ -353,3 +359,8 @@ class EngineConnection:
         deadline = self._deadline(timeout)
         self.send_raw(line)
         self._confirm(deadline)
+
+
+def _exit_note(code: Optional[int]) -> str:
+    """`` (exit status N)`` for an engine that has exited, else nothing."""
+    return "" if code is None else f" (exit status {code})"

@@ -157,8 +157,8 @@ class EngineHandle:
 
     def ended(self, error: EngineError) -> str:
         """What ``error`` (the engine closed its pipes) means, with the exit status when the
-        process has ended within a second (a write that hits a closed pipe says less)."""
-        code = self.wait_exit(1.0)
+        process has ended within two seconds (a write that hits a closed pipe says less)."""
+        code = self.wait_exit(2.0)
         if isinstance(error, EngineTerminatedError) and code is not None:
             return f"the engine exited (exit status {code})"
         return error.message
