@@ -44,7 +44,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
-from .evalterms import make_mobility_safety, make_runaways
+from .evalterms import make_mobility_safety, make_runaways, signed_terms
 from .runtime import TRACED, compile_apart
 from .variants import Variant
 
@@ -66,6 +66,10 @@ EXCHANGE_OFFSET = {8: 600, 10: 1000}
 
 EXCHANGE_UNIT = 1000
 """The ``exchange`` feature counts thousandths of the lead over the material."""
+
+MODEL_TERMS = ("material", "exchange", "squares", "kings", "mobility", "safety", "balance",
+               "runaway", "endgame")
+"""The terms of :func:`build_linear`'s ``detail``, in order."""
 
 SLICE = 11
 """Bits per table look-up slice (five slices cover both boards' padded layouts)."""
@@ -410,8 +414,8 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                 eg = endgame(white, black, kings, wmat, bmat, score)
                 score += eg
             if detail:
-                return _signed_terms(white_to_move, material, exchange, pst, kpst, mob, safe,
-                                     bal, run, eg)
+                return signed_terms(MODEL_TERMS, (material, exchange, pst, kpst, mob, safe, bal,
+                                                  run, eg), white_to_move)
             return score * (white_to_move + white_to_move - 1)
 
         compile_apart(mobility_safety, runaways, linear_traced)
@@ -486,20 +490,11 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             eg = endgame(white, black, kings, wmat, bmat, score)
             score += eg
         if detail:
-            return _signed_terms(white_to_move, material, exchange, pst, kpst, mob, safe, bal,
-                                 run, eg)
+            return signed_terms(MODEL_TERMS, (material, exchange, pst, kpst, mob, safe, bal, run,
+                                              eg), white_to_move)
         return score if white_to_move else -score
 
     return linear
-
-
-def _signed_terms(white_to_move: bool, *values: int) -> List[Tuple[str, int]]:
-    """The ``(term, value)`` pairs of :func:`build_linear`'s ``detail``, side to move's view."""
-    terms = list(zip(("material", "exchange", "squares", "kings", "mobility", "safety",
-                      "balance", "runaway", "endgame"), values))
-    if not white_to_move:
-        terms = [(name, -value) for name, value in terms]
-    return terms
 
 
 def fitted_weights(names: Sequence[str], values: Sequence[float]) -> Dict[str, int]:

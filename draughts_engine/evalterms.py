@@ -17,11 +17,11 @@ neighbours and their cones), so the free squares of row ``d`` follow from those 
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple
 
 from .bitboard import Geometry, popcount
 
-__all__ = ["make_runaways", "make_mobility_safety", "RUNAWAY_ROWS_MAX"]
+__all__ = ["make_runaways", "make_mobility_safety", "signed_terms", "RUNAWAY_ROWS_MAX"]
 
 RUNAWAY_ROWS_MAX = 4
 """The most rows from promotion a runaway man is counted at (the evaluations use 3 or 4)."""
@@ -124,3 +124,11 @@ def make_mobility_safety(geo: Geometry, off_a: int, off_b: int
         return men, kings, safety
 
     return counts
+
+
+def signed_terms(names: Sequence[str], values: Sequence[int],
+                 white_to_move: bool) -> List[Tuple[str, int]]:
+    """An evaluation's ``detail``: the ``(name, value)`` pairs of its terms (White's view
+    ``values``), turned to the side to move's view."""
+    sign = 1 if white_to_move else -1
+    return [(name, sign * value) for name, value in zip(names, values)]

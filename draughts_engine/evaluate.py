@@ -47,7 +47,7 @@ from typing import Callable, Dict, List, Tuple
 
 from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from .errors import DraughtsError
-from .evalterms import make_mobility_safety, make_runaways
+from .evalterms import make_mobility_safety, make_runaways, signed_terms
 from .runtime import TRACED, compile_apart
 from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
 
@@ -203,6 +203,11 @@ class _Weights:
         self.main_diagonal = 60
 
 
+FULL_TERMS = ("material", "exchange", "backrank", "centre", "safety", "mobility", "advancement",
+              "runaway", "endgame")
+"""The terms of the hand-set evaluation, in the order of its ``detail``."""
+
+
 def _build_full(variant: Variant, traced: bool = TRACED) -> Callable[..., object]:
     """The hand-set evaluation; ``traced``: in PyPy's shape (see :func:`_build_full_traced`)."""
     if traced:
@@ -306,12 +311,8 @@ def _build_full(variant: Variant, traced: bool = TRACED) -> Callable[..., object
             eg = endgame(white, black, kings, wmat, bmat, score)
             score += eg
         if detail:
-            terms = [("material", material), ("exchange", exchange), ("backrank", back),
-                     ("centre", cen), ("safety", safe), ("mobility", mob),
-                     ("advancement", adv), ("runaway", run), ("endgame", eg)]
-            if not white_to_move:
-                terms = [(name, -value) for name, value in terms]
-            return terms
+            return signed_terms(FULL_TERMS, (material, exchange, back, cen, safe, mob, adv, run,
+                                             eg), white_to_move)
         return score if white_to_move else -score
 
     return full
@@ -379,12 +380,8 @@ def _build_full_traced(variant: Variant) -> Callable[..., object]:
             eg = endgame(white, black, kings, wmat, bmat, score)
             score += eg
         if detail:
-            terms = [("material", material), ("exchange", exchange), ("backrank", back),
-                     ("centre", cen), ("safety", safe), ("mobility", mob),
-                     ("advancement", adv), ("runaway", run), ("endgame", eg)]
-            if not white_to_move:
-                terms = [(name, -value) for name, value in terms]
-            return terms
+            return signed_terms(FULL_TERMS, (material, exchange, back, cen, safe, mob, adv, run,
+                                             eg), white_to_move)
         return score * (white_to_move + white_to_move - 1)
 
     compile_apart(mobility_safety, runaways, full_traced)
