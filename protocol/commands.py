@@ -82,8 +82,10 @@ PROTOCOL_VERSION = 1
 DEFAULT_VARIANT = "english"
 """The rules an engine plays until ``setoption name Variant`` says otherwise (PROTOCOL.md)."""
 
-MAX_LINE_BYTES = 8192
-"""Longest accepted line in bytes, not counting the LF or CRLF."""
+MAX_LINE_BYTES = 1 << 20
+"""Longest accepted line in bytes (1 MiB), not counting the LF or CRLF: room for a
+``position ... moves`` line of a game of more than 100,000 plies (a GUI resends the whole game
+before every move; an 8 KiB limit cut games of about 1,400 plies short)."""
 
 MAX_PERFT_DEPTH = 20
 MAX_UNDO = 1_000_000

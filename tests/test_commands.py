@@ -362,7 +362,7 @@ def _read_all(data: bytes, max_bytes: int = MAX_LINE_BYTES):
 def test_line_reader_discards_long_and_bad_lines_and_goes_on():
     data = (
         b"uci\r\n"
-        + b"y" * 20000
+        + b"y" * (MAX_LINE_BYTES + 20000)
         + b"\n"
         + b"x" * MAX_LINE_BYTES
         + b"\r\n"

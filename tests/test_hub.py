@@ -18,6 +18,7 @@ from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import VARIANTS, get_variant
+from protocol.commands import MAX_LINE_BYTES
 from protocol.hub import server as hub
 from protocol.hub import wire
 from protocol.client import (CommandRejectedError, EngineTerminatedError, EngineTimeoutError,
@@ -414,7 +415,7 @@ def test_unknown_commands_syntax_errors_and_bad_bytes_are_answered(peer: HubPeer
     assert peer.ping() == ['error message="unknown command: frobnicate"']
     peer.send('pos pos="Wbbb')
     assert peer.ping()[0].startswith('error message="syntax: missing closing quote')
-    peer.send_bytes(b"x" * 9000 + b"\n" + b"\xff\xfe\n")
+    peer.send_bytes(b"x" * (MAX_LINE_BYTES + 1) + b"\n" + b"\xff\xfe\n")
     assert peer.ping() == ['error message="line too long"', 'error message="invalid utf-8"']
     peer.send("", "   ")
     assert peer.ping() == []

@@ -13,6 +13,7 @@ from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchLimits
 from protocol.client import Engine
+from protocol.commands import MAX_LINE_BYTES
 
 SERVER = [sys.executable, "-m", "protocol"]
 
@@ -125,9 +126,19 @@ def test_raw_byte_problems(engine: Engine) -> None:
     assert engine.read_line() == "readyok"
     engine.send_raw(b"d\xff\xfe\n")
     assert engine.sync() == ["error invalid utf-8"]
-    engine.send_raw(b"x" * 20000 + b"\n")
+    engine.send_raw(b"x" * (MAX_LINE_BYTES + 1) + b"\n")
     assert engine.sync() == ["error line too long"]
     assert display(engine) == before
+
+
+def test_lines_longer_than_8_kib_are_read(engine: Engine) -> None:
+    """A GUI resends the whole game before every move: a line of a long game (more than the
+    8 KiB once allowed, which cut games of about 1,400 plies) is a command like any other."""
+    moves = " ".join(["11-15", "23-19"] + ["8-11", "22-17"])
+    line = "position startpos" + " " * 20000 + "moves " + moves
+    assert len(line.encode()) > 8192
+    assert errors_of(engine, line) == []
+    assert display(engine)["ply"] == "4"
 
 
 def test_ambiguous_move_names_candidates(engine: Engine) -> None:

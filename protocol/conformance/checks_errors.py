@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import List, Tuple, Union
 
+from ..commands import MAX_LINE_BYTES
 from .errors import fail
 from .harness import Context
 from .steps import error_base, expect_errors
@@ -82,7 +83,7 @@ def check_bad_lines(context: Context) -> str:
         ("isready 1", "isready:", False), ("uci now", "uci:", False),
         ("stop now", "stop:", False), ("quit now", "quit:", False),
         ("ucinewgame x", "ucinewgame:", False),
-        (b"isready " + b"x" * 9000 + b"\n", "line too long", True),
+        (b"isready " + b"x" * MAX_LINE_BYTES + b"\n", "line too long", True),
         (b"isready \xff\n", "invalid utf-8", True), (b"\xed\xa0\x80\n", "invalid utf-8", True),
     ]
     note = expect_errors(context, handle, base, cases)
