@@ -25,7 +25,7 @@ from draughts_engine.perft import divide
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import get_variant
 
-from .commands import show_token
+from .commands import show_reason, show_token
 
 __all__ = ["Board", "SessionError", "DraughtsBoard", "SmallGameBoard", "new_board",
            "SMALL_GAMES", "InfoCallback", "SearchOutcome"]
@@ -104,7 +104,7 @@ def _fen_reason(exc: Exception, fen: str) -> str:
     reason = str(exc)
     if reason.startswith("FEN '") and "': " in reason:
         reason = reason.split("': ", 1)[1]
-    return show_token(reason)
+    return show_reason(reason)
 
 
 class DraughtsBoard(Board):

@@ -71,6 +71,7 @@ __all__ = [
     "parse_command",
     "is_move_token",
     "is_fen_token",
+    "show_reason",
     "show_token",
     "decode_line",
     "LineReader",
@@ -96,6 +97,7 @@ _DIGITS = frozenset("0123456789")
 _MOVE_PUNCTUATION = frozenset("-:@=")
 _ALNUM_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _SHOWN_CHARS = 64
+_SHOWN_REASON_CHARS = 400
 
 
 # --------------------------------------------------------------------------- errors
@@ -142,6 +144,16 @@ class ArgumentError(CommandError):
         super().__init__(f"{word}: {detail}")
         self.word = word
         self.detail = detail
+
+
+def show_reason(reason: str) -> str:
+    """Render a whole reason (the rules core's explanation, not a token of the input) for an
+    error line: non-printable characters escaped, cut only past :data:`_SHOWN_REASON_CHARS`
+    (the reason's words are its point; the tokens it quotes are already cut)."""
+    shown = reason if len(reason) <= _SHOWN_REASON_CHARS else reason[:_SHOWN_REASON_CHARS]
+    if not shown.isprintable():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+    return shown if len(reason) <= _SHOWN_REASON_CHARS else shown + "..."
 
 
 def show_token(token: str) -> str:

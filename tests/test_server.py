@@ -141,6 +141,18 @@ def test_lines_longer_than_8_kib_are_read(engine: Engine) -> None:
     assert display(engine)["ply"] == "4"
 
 
+def test_fen_error_reasons_are_not_cut(engine: Engine) -> None:
+    """The rules core's reason is the point of the error: it is shown whole (only the quoted
+    input is cut), in every game the server plays."""
+    engine.set_option("Variant", "frisian")
+    assert errors_of(engine, "position fen W:W31,K46:B5,10:KW47/3") == [
+        "error position: bad fen 'W:W31,K46:B5,10:KW47/3': king-move field 'KW47/3' needs a "
+        "white king on 47 and men of its side"]
+    engine.set_option("Variant", "tictactoe")
+    assert errors_of(engine, "position fen xxx/ooo/xxx x")[0].endswith(
+        "X moves first, so x must equal o or exceed it by one")
+
+
 def test_ambiguous_move_names_candidates(engine: Engine) -> None:
     engine.set_option("Variant", "international")
     engine.position(fen="W:WK47:B14,19,29,31,42")

@@ -179,4 +179,4 @@ def main(args: Optional[Sequence[str]] = None) -> int:
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text if len(text) <= 200 else text[:200] + "..."
+    return text if len(text) <= 500 else text[:500] + "..."
