@@ -24,17 +24,35 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from protocol.match.elo import elo_interval, format_elo, los  # noqa: E402
 from protocol.match import MatchError, MatchRunner, config_from_args, summarize  # noqa: E402
+from draughts_engine.variants import get_variant  # noqa: E402
 
 
 def depth_range(text: str) -> list:
-    if "-" in text:
-        low, high = text.split("-", 1)
-        return list(range(int(low), int(high) + 1))
-    return [int(part) for part in text.split(",")]
+    """``1-8`` or ``1,3,5`` as a list of depths (each at least 1); ValueError otherwise."""
+    try:
+        if "-" in text:
+            low, high = text.split("-", 1)
+            depths = list(range(int(low), int(high) + 1))
+        else:
+            depths = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--depths: {text!r} is not a range A-B or a list A,B,C of "
+                         "depths") from None
+    if not depths or min(depths) < 1:
+        raise ValueError(f"--depths: {text!r} names no depth or a depth below 1")
+    return depths
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad usage: one line and exit status 2, like the project's other tools."""
+
+    def error(self, message: str):  # type: ignore[override]
+        print(f"ladder_match.py: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = _Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine-cmd", default=f"{sys.executable} -m protocol",
                         help="the engine command (default: this Python, -m protocol)")
     parser.add_argument("--depths", default="1-8", help="depths to test, 1-8 or 1,3,5")
@@ -47,6 +65,11 @@ def main(argv=None) -> int:
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--out-dir", help="write DIR/depth<d>.pdn (and resume them)")
     args = parser.parse_args(argv)
+    try:
+        depths = depth_range(args.depths)
+        get_variant(args.variant)
+    except ValueError as exc:
+        parser.error(str(exc))
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)
@@ -55,7 +78,7 @@ def main(argv=None) -> int:
     print(f"Depth ladder: {args.variant}, depth d vs depth {args.base}, {args.games} games each, "
           f"{args.opening_plies}-ply random openings (seed {args.seed}), concurrency "
           f"{args.concurrency}", flush=True)
-    for depth in depth_range(args.depths):
+    for depth in depths:
         name = f"depth{depth}"
         base = f"depth{args.base}" if depth != args.base else f"depth{args.base}-base"
         match_args = [

@@ -27,6 +27,14 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("tools/tune_eval.py",),
     ("tools/tune_eval.py", "fit", "--variant", "chess", "x.pdn"),
     ("tools/tune_eval.py", "fit", "no/such/file.pdn"),
+    ("tools/sprt.py",),
+    ("tools/tune_eval.py", "selfplay", "--out", "no/such/folder/x.pdn", "--games", "1"),
+    ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--random-plies", "abc"),
+    ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--random-plies", "1-2-3"),
+    ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--processes", "0"),
+    ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--eval", "bogus"),
+    ("bench/ladder_match.py", "--depths", "x"),
+    ("bench/ladder_match.py", "--variant", "chess"),
 ])
 def test_bad_usage_is_one_line_and_status_2(args) -> None:
     done = run(*args)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -52,8 +53,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = _Parser(prog="sprt.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main", help="the reference: a git ref or WORKTREE "
                         "(default main)")
-    parser.add_argument("--new", default=WORKTREE, help="the change: a git ref or WORKTREE "
-                        "(default WORKTREE)")
+    parser.add_argument("--new", required=True, help="the change: a git ref, or WORKTREE for "
+                        "this checkout's files as they are (required: a match may run for hours)")
     parser.add_argument("--variant", default="english")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--tc", help="a clock kept by the runner, [MOVES/]SECONDS[+INC] "
@@ -71,7 +72,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                         help="opening set or file for the runner (default ballots)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--pdn", help="the games (default: sprt-<variant>-<base>-<new>.pdn in "
-                        "the temporary folder, removed at the end)")
+                        "the current folder, kept for --resume)")
     parser.add_argument("--resume", action="store_true", help="continue the games of --pdn")
     parser.add_argument("--name", help="the change's name in the Markdown row")
     parser.add_argument("--python", default=sys.executable,
@@ -165,6 +166,15 @@ def runner_args(args: argparse.Namespace, new_dir: str, base_dir: str, new_name:
     return words
 
 
+def default_pdn(variant: str, base: str, new: str) -> str:
+    """The games file when ``--pdn`` is not given: in the current folder, named after the
+    variant and both commits, so that the same command with ``--resume`` finds it."""
+    def part(commit: str) -> str:
+        return "worktree" if commit == WORKTREE else commit[:7]
+
+    return f"sprt-{variant}-{part(base)}-{part(new)}.pdn"
+
+
 def markdown_row(args: argparse.Namespace, pdn: str, new_name: str, base_name: str,
                  load: float) -> Optional[str]:
     """The BENCHMARKS.md row of the finished match (None when no game was played)."""
@@ -197,11 +207,10 @@ def run(argv: Sequence[str]) -> int:
     try:
         new_dir = export(new, folder)
         base_dir = export(base, folder)
-        pdn = os.path.abspath(args.pdn) if args.pdn else os.path.join(
-            folder, f"sprt-{args.variant}.pdn")
+        pdn = os.path.abspath(args.pdn or default_pdn(args.variant, base, new))
         words = runner_args(args, new_dir, base_dir, new_name, base_name, pdn)
         command = ["nice", "-n", str(args.nice), sys.executable, "-m", "protocol.match", *words]
-        print("sprt.py: " + " ".join(command), file=sys.stderr, flush=True)
+        print("sprt.py: " + shlex.join(command), file=sys.stderr, flush=True)
         if args.dry_run:
             return 0
         code = subprocess.call(command, cwd=ROOT)

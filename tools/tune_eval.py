@@ -39,7 +39,7 @@ from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from draughts_engine.evaluate import evaluator  # noqa: E402
+from draughts_engine.evaluate import evaluation_names, evaluator  # noqa: E402
 from draughts_engine.evalmodel import (feature_names, features, fitted_weights,  # noqa: E402
                                        weights_path)
 from draughts_engine.game import Game  # noqa: E402
@@ -111,14 +111,16 @@ def play_one(task: Tuple[str, int, int, Tuple[int, int], int, int, int, str]) ->
 
 def selfplay(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    plies = tuple(int(x) for x in args.random_plies.split("-"))
-    if len(plies) == 1:
-        plies = (plies[0], plies[0])
+    plies = args.random_plies
     tasks = [(variant.name, args.seed * 1000003 + i, args.depth, plies, args.check_depth,
               args.balance, args.max_plies, args.eval) for i in range(args.games)]
     opener = gzip.open if args.out.endswith(".gz") else open
     started = time.monotonic()
-    with opener(args.out, "at", encoding="utf-8") as out:  # type: ignore[operator]
+    try:
+        out_file = opener(args.out, "at", encoding="utf-8")  # type: ignore[operator]
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    with out_file as out:
         with multiprocessing.Pool(args.processes) as pool:
             for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
                 out.write(text.rstrip() + "\n\n")
@@ -272,7 +274,8 @@ def fit(args: argparse.Namespace) -> int:
         labels.append(result)
         games.append(number)
     if not rows:
-        raise UsageError("no labelled quiet positions in the files")
+        raise UsageError(f"no labelled quiet positions of {args.variant} in the files (games "
+                         "of other variants, without a result or not readable are skipped)")
     x = np.zeros((len(rows), len(names)))
     for i, row in enumerate(rows):
         for j, value in row:
@@ -394,12 +397,38 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(list(argv))
     if args.command is None:
         raise UsageError("give a command: selfplay or fit")
+    if args.command == "selfplay":
+        args.random_plies = _ply_range(args.random_plies)
+        for name in ("games", "depth", "processes", "max_plies"):
+            if getattr(args, name) < 1:
+                raise UsageError(f"--{name.replace('_', '-')} must be at least 1, "
+                                 f"not {getattr(args, name)}")
+        if args.check_depth < 0:
+            raise UsageError(f"--check-depth must not be negative, not {args.check_depth}")
+        if args.eval not in evaluation_names():
+            raise UsageError(f"--eval: unknown evaluation {args.eval!r} (one of "
+                             f"{', '.join(evaluation_names())})")
     try:
         for name in args.variant.split(","):
             get_variant(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return args
+
+
+def _ply_range(text: str) -> Tuple[int, int]:
+    """``--random-plies``: ``A-B`` (or one number ``A``) as ``(A, B)``, 0 <= A <= B."""
+    parts = text.split("-")
+    try:
+        if len(parts) > 2:
+            raise ValueError
+        low, high = int(parts[0]), int(parts[-1])
+    except ValueError:
+        raise UsageError(f"--random-plies: {text!r} is not A-B (two whole numbers) "
+                         "or one number") from None
+    if not 0 <= low <= high:
+        raise UsageError(f"--random-plies: {text!r} needs 0 <= A <= B")
+    return low, high
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
