@@ -1,5 +1,6 @@
 """docs/play.md shows what the program does: its session transcript is replayed and compared
-line by line, and its Python example runs."""
+line by line, and its Python example runs; the README's abbreviated game is a part of the same
+output, its lines in order."""
 from __future__ import annotations
 
 import re
@@ -46,3 +47,18 @@ def test_the_documented_python_example_runs(tmp_path: Path) -> None:
                           cwd=str(tmp_path), env=play_env(), timeout=600)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "game.pdn").read_text().startswith('[Event "draughts-play"]')
+
+
+def test_the_readme_excerpt_is_part_of_what_the_program_prints() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"<!-- play-excerpt: (.*?) -->\n```\n(.*?)```", text, re.S)
+    assert blocks, "README.md lost its play excerpt"
+    for args, body in blocks:
+        expected = [line for line in body.splitlines() if not line.startswith("$ ")]
+        commands = [m.group(1) for m in map(PROMPT.match, expected) if m]
+        done = run_play(shlex.split(args), "\n".join(commands) + "\nquit\n")
+        assert done.returncode == 0, done.stderr
+        got = iter(_same_version(line) for line in done.stdout.splitlines())
+        for line in expected:
+            wanted = _same_version(line)
+            assert any(line_got == wanted for line_got in got), f"not printed (in order): {line}"
