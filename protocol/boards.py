@@ -27,7 +27,7 @@ from draughts_engine.variants import get_variant
 
 from .commands import show_reason, show_token
 
-__all__ = ["Board", "SessionError", "DraughtsBoard", "SmallGameBoard", "new_board",
+__all__ = ["Board", "SessionError", "DraughtsBoard", "SmallGameBoard", "new_board", "plies_text",
            "SMALL_GAMES", "InfoCallback", "SearchOutcome"]
 
 #: Called with each search report (its PV as the board's move values).
@@ -88,6 +88,11 @@ class Board:
                stop: threading.Event) -> SearchOutcome:
         """Search the current position with ``engine``; report through ``on_info``."""
         raise NotImplementedError
+
+
+def plies_text(count: int) -> str:
+    """``1 ply``, ``2 plies``: a count of plies for a message."""
+    return "1 ply" if count == 1 else f"{count} plies"
 
 
 def _state_line(outcome: Optional[str], code: str) -> str:
@@ -154,7 +159,7 @@ class DraughtsBoard(Board):
 
     def undo(self, count: int) -> None:
         if count > self.game.ply:
-            raise SessionError(f"only {self.game.ply} plies to take back")
+            raise SessionError(f"only {plies_text(self.game.ply)} to take back")
         self.game.undo(count)
 
     def display(self) -> List[str]:
@@ -280,7 +285,7 @@ class SmallGameBoard(Board):
     def undo(self, count: int) -> None:
         plies = len(self.states) - 1
         if count > plies:
-            raise SessionError(f"only {plies} plies to take back")
+            raise SessionError(f"only {plies_text(plies)} to take back")
         del self.states[len(self.states) - count:]
 
     def legal_moves(self) -> List[Any]:

@@ -358,6 +358,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             return dxp_main(args[1:])
         if args == ["hub"]:
             return _serve(hub=True)
+        if args[0] == "hub":
+            shown = cmd.show_token(" ".join(args[1:]))
+            return _say(f"draughts-engine: hub takes no arguments, got '{shown}' (try --help)",
+                        sys.stderr, 2)
         shown = cmd.show_token(args[0])
         return _say(f"draughts-engine: unknown option '{shown}' (try --help)", sys.stderr, 2)
     return _serve(hub=False)

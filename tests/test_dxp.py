@@ -634,3 +634,10 @@ def test_command_line_answers_a_port_in_use_with_one_line(capsys) -> None:
         assert dxp.main(["--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"cannot listen on '127.0.0.1' port {port}" in err
+
+
+def test_command_line_takes_one_fixed_limit() -> None:
+    proc = subprocess.run([sys.executable, "-m", "protocol", "--dxp", "--depth", "3", "--nodes",
+                           "5"], cwd=ROOT, capture_output=True, timeout=60)
+    assert proc.returncode == 2 and b"not allowed with argument --depth" in proc.stderr
+    assert proc.stderr.count(b"\n") == 1 and b"Traceback" not in proc.stderr

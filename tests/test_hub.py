@@ -363,11 +363,16 @@ def test_set_param_variant_hash_and_errors(peer: HubPeer) -> None:
     options = peer.server.session.options
     assert (options["Hash"], options["Ponder"], options["Eval"], options["MoveOverhead"]) == (
         64, True, "classic", 7)
-    for bad, start in (("set-param name=hash value=0", "set-param: Hash must be in 1..1024"),
+    for bad, start in (("set-param name=hash value=0", "set-param: hash must be in 1..1024"),
                        ("set-param name=foo value=1", "set-param: unknown parameter foo"),
                        ("set-param value=1", "set-param: missing name"),
                        ("set-param name=variant value=chess", "set-param: variant must be one of"),
-                       ("set-param name=numbering value=odd", "set-param: numbering must be")):
+                       ("set-param name=numbering value=odd", "set-param: numbering must be"),
+                       ("set-param name=ponder value=maybe",
+                        "set-param: ponder must be true or false"),
+                       ("set-param name=move-overhead value=-1",
+                        "set-param: move-overhead must be"),
+                       ("pos start moves=\"50-45\"", "pos: illegal move 50-45 (legal:")):
         peer.send(bad)
         errors = peer.ping()
         assert len(errors) == 1 and dict(parse_hub_line(errors[0])[1])["message"].startswith(start)

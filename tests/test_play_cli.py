@@ -238,6 +238,7 @@ BAD_USAGE = [
     (["--white", "engine", "proto=dxp"], "proto must be uci or hub"),
     (["--black", "engine", "level=99"], "level must be 1..12"),
     (["--fen", "W:W99:B1"], "--fen: bad FEN"),
+    (["--fen", "garbage"], "--fen: bad FEN 'garbage': side to move must be W or B"),
     (["--load", "/no/such/file.pdn"], "--load: cannot read /no/such/file.pdn"),
     (["--replay", "/no/such/file.pdn"], "--replay /no/such/file.pdn: No such file"),
     (["--game", "2"], "--game goes with --load or --replay"),

@@ -348,3 +348,20 @@ def test_notation_option_writes_squares_as_the_client_asked(engine: Engine) -> N
     assert d["fen"].startswith("B:Wa1") and "b6-c5" in d["legal"].split()
     engine.set_option("Variant", "international")     # no algebraic squares on 10x10
     assert engine.go(SearchLimits(depth=1)).bestmove[0].isdigit()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["hub", "extra"], "hub takes no arguments, got 'extra'"),
+    (["--bogus"], "unknown option '--bogus'"),
+])
+def test_bad_command_line_is_one_line_and_status_2(args: List[str], words: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "protocol", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and words in done.stderr
+
+
+def test_undo_counts_plies_in_words(engine: Engine) -> None:
+    engine.send_raw("position startpos moves 11-15")
+    assert errors_of(engine, "undo 2") == ["error undo: only 1 ply to take back"]
+    assert errors_of(engine, "undo 3") == ["error undo: only 1 ply to take back"]

@@ -112,13 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="hash table size in MiB (1..1024, default 16)")
     parser.add_argument("--eval", metavar="NAME", type=_one_of(*EVAL_CHOICES), default="full",
                         help=f"evaluation: {', '.join(EVAL_CHOICES)} (default full)")
-    parser.add_argument("--depth", metavar="PLIES", type=_whole(1, MAX_DEPTH),
-                        help=f"search every move to this depth (1..{MAX_DEPTH})")
-    parser.add_argument("--nodes", metavar="N", type=_whole(1, _MAX_NODES),
-                        help="search every move about this many nodes")
+    fixed = parser.add_mutually_exclusive_group()  # one fixed limit replaces the clock
+    fixed.add_argument("--depth", metavar="PLIES", type=_whole(1, MAX_DEPTH),
+                       help=f"search every move to this depth (1..{MAX_DEPTH})")
+    fixed.add_argument("--nodes", metavar="N", type=_whole(1, _MAX_NODES),
+                       help="search every move about this many nodes")
     move_time = _seconds(0.001, _MAX_MOVE_TIME)
-    parser.add_argument("--movetime", metavar="SECONDS", type=move_time,
-                        help="seconds per move (overrides the game clock)")
+    fixed.add_argument("--movetime", metavar="SECONDS", type=move_time,
+                       help="seconds per move (overrides the game clock)")
     parser.add_argument("--default-movetime", metavar="SECONDS", type=move_time, default=1.0,
                         help="seconds per move when the game request gives no thinking time")
     timeout = _seconds(0.1, _MAX_TIMEOUT, zero=True)

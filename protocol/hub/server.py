@@ -426,7 +426,10 @@ class HubServer:
         try:
             self.session.set_option(param.option, raw)
         except OptionError as exc:
-            raise _HubError(f"set-param: {exc}") from None
+            reason = str(exc)
+            if reason.startswith(param.option + " "):  # the option's name is the text protocol's
+                reason = param.name + reason[len(param.option):]
+            raise _HubError(f"set-param: {reason}") from None
 
     def _new_game(self, _: List[Tuple[str, Optional[str]]]) -> None:
         self.detected = None
@@ -486,7 +489,14 @@ class HubServer:
                 move = parse_hub_move_text(game.position, text)
             except DraughtsError as exc:
                 after = f" after {' '.join(played)}" if played else ""
-                raise _HubError(f"pos: illegal move {hub_value(token[:64])}{after}: {exc}") from None
+                reason = str(exc)
+                said = f"illegal move '{text}'"
+                if reason.startswith(said):  # the rules core names the move too: say it once
+                    reason = reason[len(said):].strip()
+                reason = f" {reason}" if reason.startswith("(") else f": {reason}" if reason \
+                    else ""
+                raise _HubError(f"pos: illegal move {hub_value(token[:64])}{after}{reason}") \
+                    from None
             game.push(move)
             played.append(token)
 

@@ -95,6 +95,17 @@ class LoadError(PlayError):
 # --------------------------------------------------------------------------- values
 
 
+
+def _bad_fen_text(fen: Optional[str], exc: Exception) -> str:
+    """The message of a FEN the rules refused: the FEN quoted once (the rules core's reason
+    may quote it already: ``FEN 'x': side to move ...``)."""
+    reason = str(exc)
+    if reason.startswith("FEN "):
+        return f"bad {reason}"
+    if fen and repr(fen)[1:-1] in reason:
+        return f"bad FEN: {reason}"
+    return f"bad FEN {fen!r}: {reason}"
+
 @dataclass(frozen=True)
 class Outcome:
     """How the game stands: ``winner`` is ``'white'``, ``'black'``, ``'draw'`` or None (ongoing).
@@ -310,7 +321,7 @@ class DraughtsRecord(GameRecord):
             try:
                 game = Game(variant, fen=fen) if fen else Game(variant)
             except DraughtsError as exc:
-                raise LoadError(f"bad FEN {fen!r}: {exc}") from None
+                raise LoadError(_bad_fen_text(fen, exc)) from None
             except UnknownVariantError as exc:
                 raise LoadError(str(exc)) from None
         self.game = game
@@ -466,7 +477,7 @@ class SmallGameRecord(GameRecord):
         try:
             start = state_class.from_fen(fen) if fen else state_class.start()
         except GameInputError as exc:
-            raise LoadError(f"bad FEN {fen!r}: {exc}") from None
+            raise LoadError(_bad_fen_text(fen, exc)) from None
         self._start_is_usual = not fen or start.fen() == state_class.start().fen()
         self.states: List[Any] = [start]
         self.moves: List[Any] = []
