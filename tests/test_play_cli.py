@@ -154,6 +154,19 @@ def test_a_failing_engine_ends_the_program_with_status_1() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_an_engine_failure_keeps_the_unfinished_game_in_save(tmp_path: Path) -> None:
+    from test_play_support import ROOT
+    engine = ROOT / "tests" / "fake_engines" / "random_mover.py"
+    save = tmp_path / "games.pdn"
+    done = run_play(["--white", "engine", "level=1", "--black",
+                     f"cmd:python3 {engine} --illegal 0.2 --seed 2", "--save", str(save)], "")
+    assert done.returncode == 1 and "engine failure" in done.stderr
+    assert f"the unfinished game is saved to {save}" in done.stderr
+    text = save.read_text(encoding="utf-8")
+    assert '[Result "*"]' in text and "unfinished: an engine failed" in text
+    assert text.rstrip().endswith(" *") and "1. " in text
+
+
 # ---------------------------------------------------------------------------- replay
 
 

@@ -348,5 +348,21 @@ def _games(session: TerminalSession, settings: Settings, stderr: IO[str]) -> int
         stderr.write(f"{PROG}: engine failure: {exc}\n")
         for line in exc.transcript[-8:]:
             stderr.write(f"  {line}\n")
+        _save_unfinished(session, stderr)
         return 1
     return 0
+
+
+def _save_unfinished(session: TerminalSession, stderr: IO[str]) -> None:
+    """With ``--save``, keep the game an engine failure cut short (its result ``*``): the
+    moves played are not lost with the engine."""
+    if session.save_path is None or session.controller.record.ply == 0:
+        return
+    try:
+        session.controller.save(session.save_path, append=True,
+                                tags={"Round": str(session.round),
+                                      "Termination": "unfinished: an engine failed"})
+    except PlayError as exc:
+        stderr.write(f"{PROG}: the unfinished game is not saved: {exc}\n")
+        return
+    stderr.write(f"{PROG}: the unfinished game is saved to {session.save_path}\n")
