@@ -16,6 +16,7 @@ flushed at once.  Diagnostics go to stderr.
 from __future__ import annotations
 
 
+import io
 import os
 import queue
 import sys
@@ -336,8 +337,10 @@ DXP: "--dxp [--host 127.0.0.1] [--port 27531]" waits for DamExchange games over 
   --help      print this text and exit"""
 
 
-def _say(text: str, stream: TextIO, status: int) -> int:
-    """Print ``text`` (a closed pipe is no error) and return ``status``."""
+def _say(text: str, stream: Optional[TextIO], status: int) -> int:
+    """Print ``text`` (a closed pipe or stream is no error) and return ``status``."""
+    if stream is None:  # the stream was closed before the start (``2>&-``): say nothing
+        return status
     try:
         print(text, file=stream, flush=True)
     except (BrokenPipeError, OSError, ValueError):
@@ -370,8 +373,14 @@ def main(argv: Optional[List[str]] = None) -> int:
 def _serve(hub: bool) -> int:
     """Serve stdin/stdout until the end, then leave the process (see the end)."""
     sys.setswitchinterval(0.001)  # keep isready/stop answers prompt during a search
+    if sys.stdout is None:  # started with stdout closed (``>&-``): nobody to answer
+        os._exit(0)
+    if sys.stderr is None:  # started with stderr closed (``2>&-``): diagnostics go nowhere
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
-    server = Server(sys.stdin.buffer, stdout)
+    # Started with stdin closed (``<&-``): no command will come, as at the end of input.
+    stdin = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+    server = Server(stdin, stdout, sys.stderr)
     try:
         status = server.run(hub=hub)
     except KeyboardInterrupt:

@@ -365,3 +365,17 @@ def test_undo_counts_plies_in_words(engine: Engine) -> None:
     engine.send_raw("position startpos moves 11-15")
     assert errors_of(engine, "undo 2") == ["error undo: only 1 ply to take back"]
     assert errors_of(engine, "undo 3") == ["error undo: only 1 ply to take back"]
+
+
+@pytest.mark.parametrize("closed, stdin, expected", [
+    ("2>&-", "isready\n", "readyok\n"),                  # no stderr: answers as always
+    ("2>&-", "hub\nping\n", "pong\n"),
+    ("<&-", "", ""),                                      # no stdin: as an empty input
+])
+def test_a_closed_standard_stream_is_no_crash(closed: str, stdin: str, expected: str) -> None:
+    import shlex
+    command = f"{shlex.quote(sys.executable)} -m protocol {closed}"
+    done = subprocess.run(["sh", "-c", command], input=stdin.encode(), capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done
+    assert done.stdout.decode().endswith(expected) and b"Traceback" not in done.stdout
