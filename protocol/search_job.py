@@ -34,6 +34,8 @@ class SearchJob:
         self.release = threading.Event()  # set: the final line may be written
         self.pondering = limits.ponder
         self.finished = threading.Event()  # set once the final line is written
+        self._searching = True  # guarded by _ponder_lock: the search may still use a ponderhit
+        self._ponder_lock = threading.Lock()
         self._written = False  # guarded by _write_lock: the final line is written once
         self._write_lock = threading.Lock()
         if not hold:
@@ -52,10 +54,12 @@ class SearchJob:
         """The ponder move was played: search on as a normal search, write the line when done."""
         if self.pondering:
             self.pondering = False
-            try:
-                self.session.ponderhit()
-            except Exception as exc:  # never let a ponderhit kill the dispatcher
-                self.log(f"ponderhit failed: {exc!r}")
+            with self._ponder_lock:
+                if self._searching:  # else the search has ended: nothing to tell it
+                    try:
+                        self.session.ponderhit()
+                    except Exception as exc:  # never let a ponderhit kill the dispatcher
+                        self.log(f"ponderhit failed: {exc!r}")
             self.release.set()
 
     def wait(self, timeout: Optional[float] = None) -> bool:
@@ -84,6 +88,12 @@ class SearchJob:
         except Exception as exc:  # never leave a go without its final line
             self.log(f"search failed: {exc!r}")
             best, ponder = self.fallback()
+        with self._ponder_lock:
+            self._searching = False
+            try:  # a ponderhit that came as the search returned is for no search
+                self.session.forget_ponderhit()
+            except Exception as exc:  # noqa: BLE001 - the final line must still be written
+                self.log(f"forget_ponderhit failed: {exc!r}")
         self.release.wait()
         self._write(self.final_line(best, ponder))
 

@@ -60,6 +60,13 @@ class Session:
         for a search that has not started yet, so it is never lost)."""
         self.engine().ponderhit()
 
+    def forget_ponderhit(self) -> None:
+        """Drop a ponderhit no search will use (see :meth:`Searcher.forget_ponderhit
+        <draughts_engine.search.engine.Searcher.forget_ponderhit>`)."""
+        engine = self.engine_if_built()
+        if engine is not None:
+            engine.forget_ponderhit()
+
     # ---- options --------------------------------------------------------------------
     def set_option(self, name: str, raw: Optional[str]) -> Tuple[str, Value]:
         """Validate and apply one option; returns (canonical name, value).

@@ -379,3 +379,41 @@ def test_a_closed_standard_stream_is_no_crash(closed: str, stdin: str, expected:
                           timeout=60)
     assert done.returncode == 0, done
     assert done.stdout.decode().endswith(expected) and b"Traceback" not in done.stdout
+
+
+@pytest.mark.parametrize("variant, fen", [
+    ("tictactoe", "xo1/1x1/o2 x"),           # not the engine's search at all
+    ("international", "W:WK46,K47:BK5"),     # the databases answer at once
+])
+def test_a_ponderhit_after_the_ponder_search_ended_is_not_kept_for_the_next(
+        variant: str, fen: str) -> None:
+    """A ponder search that ended on its own before its ponderhit: that ponderhit is for no
+    search, and must not be kept by the engine (it would turn the next ponder search into a
+    normal one, searching from its start instead of from its own ponderhit)."""
+    from protocol.search_job import SearchJob
+    from protocol.session import Session
+
+    class Job(SearchJob):
+        def report(self, info: object) -> None:
+            pass
+
+        def final_line(self, best: object, ponder: object) -> str:
+            return f"bestmove {best}"
+
+        def finish(self, line: str) -> None:
+            pass
+
+        def log(self, text: str) -> None:
+            raise AssertionError(text)
+
+    session = Session(variant)
+    session.board.set_position(fen, [])
+    job = Job(session, SearchLimits(depth=2, ponder=True), hold=True)
+    job.start()
+    deadline = time.monotonic() + 30
+    while job._searching and time.monotonic() < deadline:  # the search ends on its own ...
+        time.sleep(0.01)
+    assert not job._searching and not job.finished.is_set()  # ... its line waits
+    job.ponderhit()
+    assert job.wait(30)
+    assert not session.engine()._ponderhit.is_set()

@@ -151,6 +151,12 @@ class Searcher:
         """
         self._ponderhit.set()
 
+    def forget_ponderhit(self) -> None:
+        """Drop a ``ponderhit`` that came when no search could use it any more (the ponder
+        search had already ended): it must not turn the next ponder search into a normal one.
+        Thread-safe."""
+        self._ponderhit.clear()
+
     # ---- searching ------------------------------------------------------------------
     def search(self, position: Position, limits: SearchLimits = SearchLimits(),
                history: Sequence[Tuple[int, int, int, bool]] = (),
