@@ -219,6 +219,9 @@ def test_white_side_numbering_is_an_involution_matching_pydraughts() -> None:
     assert [flip_square(s) for s in (21, 17, 22, 29, 1)] == [9, 13, 10, 1, 29]
     # pydraughts writes Russian c3xe5xg7 (taking d4, f6) as 10x28x14x23
     assert flip_move_text("10x28x14x23") == "22x8x18x11"
+    # a number that cannot be a square is left alone (thousands of digits: no int() limit)
+    huge = "9" * 5000
+    assert flip_move_text(f"{huge}-13") == f"{huge}-17" and flip_move_text("010-13") == "22-17"
 
 
 def test_scores_in_men_and_forced_results() -> None:

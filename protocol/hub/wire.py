@@ -166,7 +166,10 @@ def flip_square(square: int) -> int:
 
 def flip_move_text(text: str) -> str:
     """Move text with every square number passed through :func:`flip_square`."""
-    return re.sub(r"\d+", lambda m: str(flip_square(int(m.group()))), text)
+    # Only numbers of at most two digits can be squares of the board; longer ones are left
+    # as they are (and refused by the move parser; int() of thousands of digits would fail).
+    return re.sub(r"\d+", lambda m: str(flip_square(int(m.group())))
+                  if len(m.group().lstrip("0")) <= 2 else m.group(), text)
 
 
 def uses_white_side_numbering(variant: Variant) -> bool:
