@@ -359,7 +359,7 @@ def _one_word(reason: str) -> str:
 def new_board(variant: str, notation: str = NUMERIC) -> Board:
     """A fresh board at the start position of ``variant`` (a canonical name or alias); a
     draughts board writes its texts in ``notation`` (see :meth:`DraughtsBoard.set_notation`)."""
-    name = variant.strip().lower()
+    name = variant.strip(" \t").lower()
     if name in SMALL_GAMES:
         return SmallGameBoard(name)
     return DraughtsBoard(get_variant(name).name, notation)

@@ -52,7 +52,7 @@ class OptionSpec:
         """The value ``raw`` stands for, or :class:`OptionError`."""
         if raw is None:
             raise OptionError(f"{self.name} needs a value")
-        text = raw.strip()
+        text = raw.strip(" \t")  # the protocol's separators only (PROTOCOL.md §1)
         if self.kind == "spin":
             body = text[1:] if text[:1] == "-" else text
             if not body.isdigit() or not body.isascii():
@@ -70,7 +70,8 @@ class OptionSpec:
                 raise OptionError(f"{self.name} must be true or false, got '{show_token(text)}'")
             return lowered == "true"
         lowered = text.lower()
-        if self.name == "Variant" and lowered not in self.choices:
+        if self.name == "Variant" and lowered not in self.choices and lowered == lowered.strip():
+            # an alias (american, fries, ...); get_variant would strip other white space too
             try:
                 lowered = get_variant(lowered).name
             except UnknownVariantError:
@@ -107,7 +108,7 @@ class Options:
 
     def resolve(self, name: str, raw: Optional[str]) -> Tuple[str, Value]:
         """(canonical name, parsed value) or :class:`OptionError`; changes nothing."""
-        spec = self._specs.get(name.strip().lower())
+        spec = self._specs.get(name.strip(" \t").lower())
         if spec is None:
             raise OptionError(f"unknown option '{show_token(name)}'")
         return spec.name, spec.parse(raw)

@@ -417,3 +417,15 @@ def test_a_ponderhit_after_the_ponder_search_ended_is_not_kept_for_the_next(
     job.ponderhit()
     assert job.wait(30)
     assert not session.engine()._ponderhit.is_set()
+
+
+@pytest.mark.parametrize("line, error", [
+    ("setoption name Hash\u00a0 value 32", "error setoption: unknown option 'Hash\\xa0'"),
+    ("setoption name Variant value \u00a0russian\u0085", "error setoption: Variant must be one of"),
+    ("setoption name Hash value 32\u2028", "error setoption: Hash needs an integer, got '32\\u2028'"),
+])
+def test_only_spaces_and_tabs_separate_option_words(engine: Engine, line: str, error: str) -> None:
+    """PROTOCOL.md §1: a no-break space or another Unicode space is part of the token."""
+    before = display(engine)
+    assert [answer.startswith(error) for answer in errors_of(engine, line)] == [True]
+    assert display(engine) == before
