@@ -224,6 +224,13 @@ def test_white_side_numbering_is_an_involution_matching_pydraughts() -> None:
     assert flip_move_text(f"{huge}-13") == f"{huge}-17" and flip_move_text("010-13") == "22-17"
 
 
+def test_values_with_control_characters_are_written_escaped() -> None:
+    """A Hub line is one line of printable text whatever the input it quotes."""
+    line = format_hub_line("error", ("message", "bad x\x0by\u2028\x1b[31m\x85"))
+    assert line == 'error message="bad x\\x0by\\u2028\\x1b[31m\\x85"'
+    assert line.isprintable() and len(line.splitlines()) == 1
+
+
 def test_scores_in_men_and_forced_results() -> None:
     assert hub_score(25, None) == "0.25" and hub_score(-310, None) == "-3.10"
     assert hub_score(None, 1) == "99.99" and hub_score(None, -2) == "-99.96"

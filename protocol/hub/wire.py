@@ -105,6 +105,8 @@ def parse_hub_line(line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
 def hub_value(value: object) -> str:
     """A value as written on a Hub line: quoted when it is empty or holds a special character."""
     text = str(value).replace('"', "'").replace("\n", " ").replace("\r", " ")
+    if not text.isprintable():  # control characters, line separators, escapes: shown escaped
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
     if text and all(_is_name_char(ch) for ch in text):
         return text
     return f'"{text}"'
