@@ -117,6 +117,18 @@ class Server:
             except (BrokenPipeError, ValueError, OSError):
                 os._exit(0)
 
+    def send_lines(self, lines: List[str]) -> None:
+        """Write a block of lines (``d``, ``uci``, ...) at once: no line of a running search's
+        reports comes between them."""
+        if not lines:
+            return
+        with self._out_lock:
+            try:
+                self.stdout.write("".join(line + "\n" for line in lines))
+                self.stdout.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                os._exit(0)
+
     def error(self, reason: str) -> None:
         self.send(f"error {reason}")
 
@@ -249,9 +261,9 @@ class Server:
 
     # ---- commands -------------------------------------------------------------------
     def _uci(self, _: cmd.Uci) -> None:
-        for line in ([f"id name {ENGINE_NAME} {__version__}", f"id author {ENGINE_AUTHOR}",
-                      f"id protocol {cmd.PROTOCOL_VERSION}"] + self.session.options.lines() + ["uciok"]):
-            self.send(line)
+        self.send_lines([f"id name {ENGINE_NAME} {__version__}", f"id author {ENGINE_AUTHOR}",
+                         f"id protocol {cmd.PROTOCOL_VERSION}"] + self.session.options.lines()
+                        + ["uciok"])
 
     def _isready(self, _: cmd.IsReady) -> None:
         if self.current_job() is None:
@@ -291,8 +303,7 @@ class Server:
             job.ponderhit()
 
     def _display(self, _: cmd.Display) -> None:
-        for line in self.session.board.display():
-            self.send(line)
+        self.send_lines(list(self.session.board.display()))
 
     def _perft(self, command: cmd.Perft) -> None:
         self._blocking.set()
@@ -300,12 +311,10 @@ class Server:
             lines = self.session.board.perft(command.depth)
         finally:
             self._blocking.clear()
-        for line in lines:
-            self.send(line)
+        self.send_lines(list(lines))
 
     def _eval(self, _: cmd.Eval) -> None:
-        for line in self.session.board.eval_lines(str(self.session.options["Eval"])):
-            self.send(line)
+        self.send_lines(list(self.session.board.eval_lines(str(self.session.options["Eval"]))))
 
     def _bench(self, command: cmd.Bench) -> None:
         from .bench import run_bench

@@ -429,3 +429,33 @@ def test_only_spaces_and_tabs_separate_option_words(engine: Engine, line: str, e
     before = display(engine)
     assert [answer.startswith(error) for answer in errors_of(engine, line)] == [True]
     assert display(engine) == before
+
+
+def test_a_block_of_lines_is_never_split_by_search_reports() -> None:
+    """``d``, ``uci``, ``perft`` and ``eval`` blocks go out whole, even while another thread
+    (a search) writes its ``info`` lines."""
+    import io
+    import threading
+
+    from protocol.server import Server
+
+    out = io.StringIO()
+    server = Server(io.BytesIO(), out)
+    done = threading.Event()
+
+    def reports() -> None:
+        while not done.is_set():
+            server.send("info depth 1")
+
+    thread = threading.Thread(target=reports)
+    thread.start()
+    try:
+        for _ in range(300):
+            server.send_lines([f"board {i}" for i in range(10)])
+    finally:
+        done.set()
+        thread.join()
+    lines = out.getvalue().splitlines()
+    starts = [n for n, line in enumerate(lines) if line == "board 0"]
+    assert len(starts) == 300
+    assert all(lines[n:n + 10] == [f"board {i}" for i in range(10)] for n in starts)
