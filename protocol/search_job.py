@@ -34,6 +34,8 @@ class SearchJob:
         self.release = threading.Event()  # set: the final line may be written
         self.pondering = limits.ponder
         self.finished = threading.Event()  # set once the final line is written
+        self.endless = False  # set: a ponderhit leaves the search running until stop (Hub's
+        # ``level infinite`` with ``go ponder``)
         self._searching = True  # guarded by _ponder_lock: the search may still use a ponderhit
         self._ponder_lock = threading.Lock()
         self._written = False  # guarded by _write_lock: the final line is written once
@@ -54,6 +56,8 @@ class SearchJob:
         """The ponder move was played: search on as a normal search, write the line when done."""
         if self.pondering:
             self.pondering = False
+            if self.endless:  # the level searches until stop: the ponder search goes on so
+                return
             with self._ponder_lock:
                 if self._searching:  # else the search has ended: nothing to tell it
                     try:

@@ -334,6 +334,18 @@ def test_ponder_holds_done_until_ponder_hit_or_stop(peer: HubPeer) -> None:
     assert peer.ping() == []  # one done per go, nothing after it
 
 
+def test_ponder_under_level_infinite_holds_done_until_stop(peer: HubPeer) -> None:
+    """``level infinite``: after the ponder-hit the search still runs until ``stop``."""
+    peer.send("pos start", "level infinite", "go ponder")
+    peer.read()  # the info line
+    peer.send("ponder-hit")
+    peer.nothing_for(0.3)
+    assert peer.engine.ponderhits == 0  # the search is not told: it goes on as it was
+    peer.send("stop")
+    done_of(peer.until("done"))
+    assert peer.ping() == []
+
+
 def test_during_a_search_only_ping_stop_ponder_hit_and_quit_are_taken(peer: HubPeer) -> None:
     peer.send("pos start", "level infinite", "go analyze")
     peer.read()

@@ -524,6 +524,7 @@ class HubServer:
         flags = {name for name, _ in pairs}
         mode = "ponder" if "ponder" in flags else "analyze" if "analyze" in flags else "think"
         limits, hold = self.level.limits(mode)
+        endless = self.level.infinite  # after a ponder-hit too: searched until stop
         self.level = HubLevel()  # a go consumes the level (Hub: reset after done)
         try:
             limits = self.session.search_limits(limits)
@@ -531,6 +532,7 @@ class HubServer:
             raise _HubError(f"go: {exc}") from None
         numbering = self.output_numbering()
         job = _HubSearch(self, limits, hold, lambda move: self.move_text(move, numbering))
+        job.endless = endless
         with self._job_lock:
             self.job = job
         job.start()
