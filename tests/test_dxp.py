@@ -188,6 +188,11 @@ def test_frame_reader_handles_bursts_split_frames_and_overlong_frames() -> None:
     long = FrameReader(_ChunkSocket([b"C" + b"x" * 3000]), max_frame=1024)  # type: ignore[arg-type]
     with pytest.raises(FrameTooLongError):  # a FrameError, like FrameTimeoutError
         long.read()
+    for chunks in ([b"C" + b"x" * 3000 + b"\0E00\0"],  # whole, in one read
+                   [b"C" + b"x" * 600, b"x" * 500 + b"\0"]):  # over two reads
+        whole = FrameReader(_ChunkSocket(chunks), max_frame=1024)  # type: ignore[arg-type]
+        with pytest.raises(FrameTooLongError):  # too long even with its 0 byte
+            whole.read()
     assert issubclass(FrameTooLongError, FrameError) and issubclass(FrameTimeoutError, FrameError)
     junk = FrameReader(_ChunkSocket([b"C\xff\0"]))  # type: ignore[arg-type]
     assert junk.read() == "C\x7f"

@@ -67,6 +67,8 @@ class FrameReader:
         """
         while True:
             end = self._buffer.find(b"\0", self._scanned)
+            if end > self.max_frame:
+                raise FrameTooLongError(f"a frame of {end} bytes, longer than {self.max_frame}")
             if end >= 0:
                 raw = bytes(self._buffer[:end])
                 del self._buffer[:end + 1]
