@@ -88,7 +88,7 @@ class SearchJob:
 
     def _run(self) -> None:
         try:
-            best, ponder = self.session.search(self.limits, self.report, self.stop_event)
+            best, ponder = self.session.search(self.limits, self._report, self.stop_event)
         except Exception as exc:  # never leave a go without its final line
             self.log(f"search failed: {exc!r}")
             best, ponder = self.fallback()
@@ -100,6 +100,13 @@ class SearchJob:
                 self.log(f"forget_ponderhit failed: {exc!r}")
         self.release.wait()
         self._write(self.final_line(best, ponder))
+
+    def _report(self, info: SearchInfo) -> None:
+        """:meth:`report`, unless the final line is out: a search that :meth:`end` gave up
+        waiting for (its line written for it) must not report after that line."""
+        with self._write_lock:
+            if not self._written:
+                self.report(info)
 
     def _write(self, line: str) -> None:
         with self._write_lock:

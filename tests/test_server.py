@@ -459,3 +459,49 @@ def test_a_block_of_lines_is_never_split_by_search_reports() -> None:
     starts = [n for n, line in enumerate(lines) if line == "board 0"]
     assert len(starts) == 300
     assert all(lines[n:n + 10] == [f"board {i}" for i in range(10)] for n in starts)
+
+
+def test_no_report_after_the_final_line_written_for_a_stuck_search() -> None:
+    """``end`` writes the final line for a search that does not stop in time; when that search
+    comes back later, its reports are not written after the final line."""
+    import threading
+
+    from protocol.search_job import SearchJob
+
+    unblock = threading.Event()
+    written: List[str] = []
+
+    class StuckSession:
+        board = None
+
+        def search(self, limits: object, on_info: object, stop: object) -> tuple:
+            unblock.wait(30)  # deaf to stop, as inside a very long move generation
+            on_info("info depth 9")  # type: ignore[operator]
+            return "late", None
+
+        def forget_ponderhit(self) -> None:
+            pass
+
+    class Job(SearchJob):
+        def report(self, info: object) -> None:
+            written.append(str(info))
+
+        def final_line(self, best: object, ponder: object) -> str:
+            return f"bestmove {best}"
+
+        def finish(self, line: str) -> None:
+            written.append(line)
+
+        def fallback(self) -> tuple:
+            return "first", None
+
+        def log(self, text: str) -> None:
+            pass
+
+    job = Job(StuckSession(), SearchLimits(depth=5), hold=False)
+    job.start()
+    job.end(0.05)
+    assert written == ["bestmove first"]
+    unblock.set()
+    job.thread.join(30)
+    assert written == ["bestmove first"]
