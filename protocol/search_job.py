@@ -26,7 +26,10 @@ class SearchJob:
     """
 
     def __init__(self, session: Any, limits: SearchLimits, hold: bool,
-                 thread_name: str = "search") -> None:
+                 thread_name: str = "search", endless: bool = False) -> None:
+        """``hold``: the final line waits for :meth:`stop` (or, pondering, :meth:`ponderhit`);
+        ``endless``: a ponderhit leaves the search running until :meth:`stop` (Hub's
+        ``level infinite`` with ``go ponder``)."""
         self.session = session
         self.board = session.board  # the position searched (it cannot change during a search)
         self.limits = limits
@@ -34,8 +37,7 @@ class SearchJob:
         self.release = threading.Event()  # set: the final line may be written
         self.pondering = limits.ponder
         self.finished = threading.Event()  # set once the final line is written
-        self.endless = False  # set: a ponderhit leaves the search running until stop (Hub's
-        # ``level infinite`` with ``go ponder``)
+        self.endless = endless
         self._searching = True  # guarded by _ponder_lock: the search may still use a ponderhit
         self._ponder_lock = threading.Lock()
         self._written = False  # guarded by _write_lock: the final line is written once

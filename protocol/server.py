@@ -110,16 +110,11 @@ class Server:
     # ---- output ---------------------------------------------------------------
     def send(self, line: str) -> None:
         """Write one protocol line and flush; a closed stdout ends the process quietly."""
-        with self._out_lock:
-            try:
-                self.stdout.write(line + "\n")
-                self.stdout.flush()
-            except (BrokenPipeError, ValueError, OSError):
-                os._exit(0)
+        self.send_lines([line])
 
     def send_lines(self, lines: List[str]) -> None:
-        """Write a block of lines (``d``, ``uci``, ...) at once: no line of a running search's
-        reports comes between them."""
+        """Write a block of lines (``d``, ``uci``, ...) at once and flush: no line of a running
+        search's reports comes between them; a closed stdout ends the process quietly."""
         if not lines:
             return
         with self._out_lock:

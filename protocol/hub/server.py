@@ -172,8 +172,8 @@ class _HubSearch(SearchJob):
     """One ``go``: searches on its own thread and writes exactly one ``done``."""
 
     def __init__(self, hub: "HubServer", limits: SearchLimits, hold: bool,
-                 text: Callable[[Move], str]) -> None:
-        super().__init__(hub.session, limits, hold, "hub-search")
+                 text: Callable[[Move], str], endless: bool = False) -> None:
+        super().__init__(hub.session, limits, hold, "hub-search", endless)
         self.hub = hub
         self.text = text
 
@@ -531,8 +531,8 @@ class HubServer:
         except ValueError as exc:
             raise _HubError(f"go: {exc}") from None
         numbering = self.output_numbering()
-        job = _HubSearch(self, limits, hold, lambda move: self.move_text(move, numbering))
-        job.endless = endless
+        job = _HubSearch(self, limits, hold, lambda move: self.move_text(move, numbering),
+                         endless)
         with self._job_lock:
             self.job = job
         job.start()
