@@ -71,6 +71,7 @@ __all__ = [
     "parse_command",
     "is_move_token",
     "is_fen_token",
+    "printable",
     "show_reason",
     "show_token",
     "decode_line",
@@ -146,22 +147,29 @@ class ArgumentError(CommandError):
         self.detail = detail
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (control characters, line and
+    paragraph separators) escaped as Python writes it: ``\\x1b``, ``\\u2028``."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _shown(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (``...`` marks the cut), then :func:`printable`."""
+    return printable(text) if len(text) <= limit else printable(text[:limit]) + "..."
+
+
 def show_reason(reason: str) -> str:
     """Render a whole reason (the rules core's explanation, not a token of the input) for an
-    error line: non-printable characters escaped, cut only past :data:`_SHOWN_REASON_CHARS`
-    (the reason's words are its point; the tokens it quotes are already cut)."""
-    shown = reason if len(reason) <= _SHOWN_REASON_CHARS else reason[:_SHOWN_REASON_CHARS]
-    if not shown.isprintable():
-        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
-    return shown if len(reason) <= _SHOWN_REASON_CHARS else shown + "..."
+    error line: escaped, cut only past :data:`_SHOWN_REASON_CHARS` (the reason's words are
+    its point; the tokens it quotes are already cut)."""
+    return _shown(reason, _SHOWN_REASON_CHARS)
 
 
 def show_token(token: str) -> str:
     """Render a token for an error reason: non-printable characters escaped, cut to 64 chars."""
-    shown = token if len(token) <= _SHOWN_CHARS else token[:_SHOWN_CHARS]
-    if not shown.isprintable():
-        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
-    return shown if len(token) <= _SHOWN_CHARS else shown + "..."
+    return _shown(token, _SHOWN_CHARS)
 
 
 # --------------------------------------------------------------------------- tokens

@@ -22,6 +22,8 @@ from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchInfo
 from draughts_engine.variants import VARIANTS, Variant, get_variant
 
+from ..commands import printable
+
 __all__ = ["HubSyntaxError", "parse_hub_line", "format_hub_line", "hub_value",
            "hub_pos", "position_from_hub_pos", "parse_hub_move_text", "format_hub_info",
            "hub_score", "VARIANT_VALUES", "NUMBERING_VALUES",
@@ -105,8 +107,7 @@ def parse_hub_line(line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
 def hub_value(value: object) -> str:
     """A value as written on a Hub line: quoted when it is empty or holds a special character."""
     text = str(value).replace('"', "'").replace("\n", " ").replace("\r", " ")
-    if not text.isprintable():  # control characters, line separators, escapes: shown escaped
-        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    text = printable(text)  # control characters, line separators, escapes: shown escaped
     if text and all(_is_name_char(ch) for ch in text):
         return text
     return f'"{text}"'
