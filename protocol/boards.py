@@ -47,6 +47,9 @@ class Board:
     """What every board answers (see the module docstring)."""
 
     variant_name: str = ""
+    #: True when a ponder search cannot become a normal search (its search has no ponderhit,
+    #: it ponders as an infinite search): ``ponderhit`` then ends it and its move is played.
+    ponderhit_stops_search: bool = False
 
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
         """Start from ``fen`` (None: the start position), then play ``moves``; all or nothing."""
@@ -245,6 +248,8 @@ class _MoveTexts:
 
 class SmallGameBoard(Board):
     """Tic-tac-toe or Tatedrez (see docs/small-games.md)."""
+
+    ponderhit_stops_search = True  # their search ponders as an infinite one
 
     def __init__(self, name: str) -> None:
         self.variant_name = name

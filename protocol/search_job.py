@@ -60,6 +60,8 @@ class SearchJob:
             self.pondering = False
             if self.endless:  # the level searches until stop: the ponder search goes on so
                 return
+            if getattr(self.board, "ponderhit_stops_search", False):
+                self.stop_event.set()  # its move is the one pondered so far
             with self._ponder_lock:
                 if self._searching:  # else the search has ended: nothing to tell it
                     try:

@@ -505,3 +505,14 @@ def test_no_report_after_the_final_line_written_for_a_stuck_search() -> None:
     unblock.set()
     job.thread.join(30)
     assert written == ["bestmove first"]
+
+
+@pytest.mark.parametrize("variant", ["tatedrez", "tictactoe"])
+def test_ponderhit_ends_a_small_game_ponder_search(engine: Engine, variant: str) -> None:
+    """The small games' search has no ponderhit: it ends at the ponderhit with its move."""
+    engine.set_option("Variant", variant)
+    engine.send_raw("go ponder movetime 20")
+    time.sleep(0.3)
+    engine.send_raw("ponderhit")
+    lines = engine.read_until(lambda line: line.startswith("bestmove"), timeout=30)
+    assert lines[-1].startswith("bestmove ")
