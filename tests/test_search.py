@@ -661,3 +661,27 @@ def test_search_ignores_the_generators_move_order(monkeypatch: pytest.MonkeyPatc
     turned = Engine().search(position, SearchLimits(depth=depth))
     assert (turned.nodes, turned.best_move, turned.score_cp, turned.pv) == \
         (plain.nodes, plain.best_move, plain.score_cp, plain.pv)
+
+
+def test_the_repetition_test_reads_a_bounded_stretch_of_a_long_history() -> None:
+    """A game of thousands of kings' moves in a row: each node compares at most
+    REPETITION_SCAN plies back, and a draw by the move count needs no comparison at all."""
+    from draughts_engine.search.tree import REPETITION_SCAN, make_repetition_test
+
+    class CountingList(list):
+        reads = 0
+
+        def __getitem__(self, index):  # type: ignore[override]
+            CountingList.reads += 1
+            return super().__getitem__(index)
+
+    plies = 200_000
+    path = CountingList((i, 0, 0, True) for i in range(plies))
+    key = (-1, 0, 0, True)  # never in the history
+    assert make_repetition_test(path, 1 << 30)(key, plies - 1, plies - 1) is False
+    assert CountingList.reads <= REPETITION_SCAN // 2 + 1
+    CountingList.reads = 0
+    assert make_repetition_test(path, 50)(key, plies - 1, plies - 1) is True
+    assert CountingList.reads == 0
+    path[plies - 5] = key  # a repetition within reach is still found
+    assert make_repetition_test(path, 1 << 30)(key, plies - 1, plies - 1) is True

@@ -42,6 +42,7 @@ INFINITY = WIN + 1
 PRUNE_DEPTH = 3       # static pruning only this close to the horizon ...
 RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
 FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
+REPETITION_SCAN = 1024  # plies of reversible history compared for a repetition, at most
 PROBE_MARGIN = 8      # endgame databases asked when the root has at most this many pieces more
 
 #: A raw position: (white, black, kings, white_to_move).
@@ -78,16 +79,20 @@ def make_repetition_test(path: List[Optional[RawPosition]],
     per ply; ``rev`` counts the reversible plies (kings' quiet moves) before
     ``hp``: only those positions can repeat, and only with the same side to
     move (every other ply).  ``no_progress`` plies of them are a draw by rule.
-    Call it only when ``rev >= 4`` (no repetition is possible before).
+    Call it only when ``rev >= 4`` (no repetition is possible before).  At most
+    :data:`REPETITION_SCAN` plies back are compared (a game of thousands of kings' moves in a
+    row would otherwise cost that many comparisons at every node).
     """
     def repeated(key: RawPosition, hp: int, rev: int) -> bool:
+        if rev >= no_progress:
+            return True
         i = hp - 4
-        lo = hp - rev
+        lo = hp - (rev if rev < REPETITION_SCAN else REPETITION_SCAN)
         while i >= lo:
             if path[i] == key:
                 return True
             i -= 2
-        return rev >= no_progress
+        return False
 
     return repeated
 
