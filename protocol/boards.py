@@ -25,7 +25,7 @@ from draughts_engine.perft import divide
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import get_variant
 
-from .commands import show_reason, show_token
+from .commands import moves_text, show_reason, show_token
 
 __all__ = ["Board", "SessionError", "DraughtsBoard", "SmallGameBoard", "new_board", "plies_text",
            "SMALL_GAMES", "InfoCallback", "SearchOutcome"]
@@ -157,7 +157,7 @@ class DraughtsBoard(Board):
         try:
             game.push_all(_MoveTexts(moves, played))
         except DraughtsError as exc:
-            where = f" (after {' '.join(played)})" if played else ""
+            where = f" (after {moves_text(played)})" if played else ""
             raise SessionError(f"{exc}{where}") from None
 
     def undo(self, count: int) -> None:
@@ -280,7 +280,7 @@ class SmallGameBoard(Board):
                     raise SessionError(f"illegal move {text}: the game is over")
                 move = state.parse_move(text)
             except GameInputError as exc:
-                where = f" (after {' '.join(played)})" if played else ""
+                where = f" (after {moves_text(played)})" if played else ""
                 raise SessionError(f"{exc}{where}") from None
             state = state.play(move)
             out.append(state)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Tuple
+from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts_engine.search.limits import (LIMIT_RANGES, MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES,
                                            MAX_TIME_MS, InvalidLimitsError, SearchLimits)
@@ -71,6 +71,7 @@ __all__ = [
     "parse_command",
     "is_move_token",
     "is_fen_token",
+    "moves_text",
     "printable",
     "show_reason",
     "show_token",
@@ -165,6 +166,15 @@ def show_reason(reason: str) -> str:
     error line: escaped, cut only past :data:`_SHOWN_REASON_CHARS` (the reason's words are
     its point; the tokens it quotes are already cut)."""
     return _shown(reason, _SHOWN_REASON_CHARS)
+
+
+def moves_text(played: Sequence[str], shown: int = 8) -> str:
+    """The moves played before a bad one, for an error line: all of them when there are at
+    most ``shown``, else their number and the last ``shown`` (a line of a 100,000-ply game
+    must not come back whole in its error)."""
+    if len(played) <= shown:
+        return " ".join(played)
+    return f"{len(played)} moves, the last {shown}: {' '.join(played[-shown:])}"
 
 
 def show_token(token: str) -> str:

@@ -394,3 +394,11 @@ def test_line_reader_iterates_until_end():
 
 def test_docstring_examples():
     assert doctest.testmod(protocol.commands).failed == 0
+
+
+def test_moves_text_keeps_an_error_line_short() -> None:
+    from protocol.commands import moves_text
+    assert moves_text(["11-15", "23-19"]) == "11-15 23-19"
+    long = [f"{i}-{i + 1}" for i in range(20000)]
+    text = moves_text(long)
+    assert text.startswith("20000 moves, the last 8: 19992-19993") and len(text) < 200

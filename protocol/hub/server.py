@@ -23,7 +23,7 @@ from draughts_engine.search.limits import (LIMIT_RANGES, MAX_TIME_MS, SearchInfo
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
 from ..boards import DraughtsBoard
-from ..commands import LineError
+from ..commands import LineError, moves_text
 from ..options import EVAL_CHOICES, OptionError
 from ..search_job import SearchJob
 from .wire import (DEFAULT_VARIANT, NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
@@ -488,7 +488,7 @@ class HubServer:
             try:
                 move = parse_hub_move_text(game.position, text)
             except DraughtsError as exc:
-                after = f" after {' '.join(played)}" if played else ""
+                after = f" after {moves_text(played)}" if played else ""
                 reason = str(exc)
                 said = f"illegal move '{text}'"
                 if reason.startswith(said):  # the rules core names the move too: say it once
