@@ -697,3 +697,17 @@ def test_started_with_the_hub_argument_it_speaks_hub_from_the_first_line() -> No
     assert done.returncode == 0 and done.stderr == b""
     assert lines[0].startswith("id name=draughts-engine") and "wait" in lines and "ready" in lines
     assert sum(line.startswith("done move=") for line in lines) == 1
+
+
+def test_only_spaces_and_tabs_separate_hub_words_and_numbers_are_ascii(peer: HubPeer) -> None:
+    for bad, start in (("set-param name=hash value=\"\u00a032\u00a0\"",
+                        "set-param: hash needs an integer"),
+                       ("set-param\u00a0name=ponder value=true", "syntax: expected a name"),
+                       ("level move-time=\u0663", "level: move-time needs a number of seconds"),
+                       ("level time=1_0", "level: time needs a number of seconds"),
+                       ("pos start moves=\"32-28\u00a019-23\"", "pos: illegal move 32-28")):
+        peer.send(bad)
+        errors = peer.ping()
+        assert len(errors) == 1 and dict(parse_hub_line(errors[0])[1])["message"].startswith(start)
+    peer.send("level time=1.5e0 move-time=.5", "pos start moves=\"32-28 \t 19-23\"")
+    assert peer.ping() == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -138,9 +139,17 @@ def _ms(seconds: float) -> int:
     return min(MAX_TIME_MS, int(round(seconds * 1000)))
 
 
+_BLANKS = " \t"
+"""What separates and surrounds Hub words: spaces and tabs only (PROTOCOL.md §1; a no-break
+space or another Unicode space is part of a word)."""
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+"""A number of seconds as Hub writes it: ASCII digits, a point, an exponent."""
+
+
 def _int_value(name: str, value: str, low: int, high: int) -> int:
     """A whole number; values past ``high`` (however long) count as ``high``."""
-    text = value.strip()
+    text = value.strip(_BLANKS)
     body = text[1:] if text[:1] in "+-" else text
     if not body.isdigit() or not body.isascii():
         raise _HubError(f"level: {name} needs an integer, got {hub_value(text)}")
@@ -156,9 +165,10 @@ def _int_value(name: str, value: str, low: int, high: int) -> int:
 
 def _seconds_value(name: str, value: str) -> float:
     """A non-negative number of seconds; past :data:`MAX_TIME_MS` it counts as that."""
-    text = value.strip()
+    text = value.strip(_BLANKS)
     try:
-        number = float(text) if len(text) <= 64 else math.nan
+        # ASCII decimal only: float() would also take "1_0", other scripts' digits, "nan"
+        number = float(text) if len(text) <= 64 and _DECIMAL.match(text) else math.nan
     except ValueError:
         number = math.nan
     if math.isnan(number) or number == -math.inf:
@@ -396,12 +406,12 @@ class HubServer:
 
     def _set_param(self, pairs: List[Tuple[str, Optional[str]]]) -> None:
         args = dict(pairs)
-        name = (args.get("name") or "").strip().lower()
+        name = (args.get("name") or "").strip(_BLANKS).lower()
         if not name:
             raise _HubError("set-param: missing name")
         if "value" not in args or args["value"] is None:
             raise _HubError(f"set-param: {hub_value(name[:64])} needs a value")
-        value = args["value"].strip()
+        value = args["value"].strip(_BLANKS)
         param = next((p for p in _PARAMS if p.name == name), None)
         if param is None:
             raise _HubError(f"set-param: unknown parameter {hub_value(name[:64])}")
@@ -446,7 +456,7 @@ class HubServer:
             elif name == "pos":
                 if value is None:
                     raise _HubError("pos: pos needs a value")
-                text = value.strip()
+                text = value.strip(_BLANKS)
             elif name == "moves":
                 moves = value or ""
         try:
@@ -454,7 +464,7 @@ class HubServer:
                 Game(self.variant, fen=position_from_hub_pos(text, self.variant))
         except (ValueError, DraughtsError) as exc:
             raise _HubError(f"pos: bad position: {exc}") from None
-        tokens = moves.split()
+        tokens = [token for token in re.split(r"[ \t]+", moves) if token]
         failure = ""
         for numbering in self._numberings_to_try():
             start_ply = game.ply

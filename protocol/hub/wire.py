@@ -48,7 +48,7 @@ class HubSyntaxError(ValueError):
 
 
 def _is_name_char(ch: str) -> bool:
-    return not ch.isspace() and ch not in '="' and ch.isprintable()
+    return ch not in ' \t="' and ch.isprintable()
 
 
 def parse_hub_line(line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
@@ -64,7 +64,7 @@ def parse_hub_line(line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
 
     def skip() -> None:
         nonlocal i
-        while i < n and line[i].isspace():
+        while i < n and line[i] in " \t":
             i += 1
 
     def name() -> str:
