@@ -646,3 +646,10 @@ def test_command_line_takes_one_fixed_limit() -> None:
                            "5"], cwd=ROOT, capture_output=True, timeout=60)
     assert proc.returncode == 2 and b"not allowed with argument --depth" in proc.stderr
     assert proc.stderr.count(b"\n") == 1 and b"Traceback" not in proc.stderr
+
+
+def test_closed_stderr_keeps_diagnostics_off_stdout() -> None:
+    import shlex
+    command = f"{shlex.quote(sys.executable)} -m protocol --dxp --depth 0 2>&-"
+    proc = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == b""

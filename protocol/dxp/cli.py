@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
 
@@ -149,6 +150,8 @@ def _settings(options: argparse.Namespace) -> DxpSettings:
 def main(args: Optional[Sequence[str]] = None) -> int:
     """Run the follower; 0 when it ends normally, 2 for bad usage or an address it cannot use."""
     argv: List[str] = list(sys.argv[1:] if args is None else args)
+    if sys.stderr is None:  # started with stderr closed (``2>&-``): print() would use stdout
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     parser = build_parser()
     try:
         options = parser.parse_args(argv)
