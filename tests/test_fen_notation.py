@@ -344,3 +344,17 @@ def test_pdn_writes_the_variant_notation_and_numbers_on_request(variant, first):
     assert numbered == f"1. {game.moves[0].pdn()} *"
     assert Game.from_pdn(game.to_pdn()).positions == game.positions
     assert Game.from_pdn(game.to_pdn(notation="numeric")).positions == game.positions
+
+
+def test_a_full_path_names_its_capture_even_inside_a_longer_one() -> None:
+    """English W:WK2:B6,7,8,14,15: 2x11x4 is a capture of its own, and its squares also lie on
+    2x9x18x11x4. Written out in full it names that capture (the engine writes it so); the
+    shorter '2x4' stays ambiguous."""
+    from draughts_engine.notation import parse_move
+    position = Position.from_fen("W:WK2:B6,7,8,14,15", "english")
+    assert sorted(m.pdn() for m in position.legal_moves()) == [
+        "2x11x4", "2x9x18x11x2", "2x9x18x11x4"]
+    for move in position.legal_moves():
+        assert parse_move(position, move.pdn()) == move  # every move's own text round-trips
+    with pytest.raises(AmbiguousMoveError):
+        parse_move(position, "2x4")

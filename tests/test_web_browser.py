@@ -196,6 +196,32 @@ def test_fen_load_and_a_capture_chosen_square_by_square(page, web):
     assert piece(page, 36) == "W" and piece(page, 47) is None
 
 
+def test_a_capture_back_to_its_own_square_and_a_shorter_path_inside_a_longer_one(page, web):
+    """Two captures a player could not choose before: a king's capture that ends where it
+    started (its square is a destination), and 2x11x4 whose squares all lie on 2x9x18x11x4
+    (the end clicked again takes the path through just the squares chosen)."""
+    open_page(page, web, "?variant=international&black=human")
+    type_into(page, "#txt-fen", "W:WK29:B8,10,14,19,24,31,33")
+    page.click("#btn-setfen")
+    page.wait_for("document.querySelector('[data-square=\"29\"]').getAttribute('data-piece') === 'W'",
+                  WAIT, "the FEN position")
+    page.click('[data-square="29"]')
+    assert has_class(page, 29, "dest")
+    page.click('[data-square="29"]')
+    assert wait_played(page, 1)[0] == "29x20x3x26x42x29"
+    open_page(page, web, "?variant=english&black=human")
+    type_into(page, "#txt-fen", "W:WK2:B6,7,8,14,15")
+    page.click("#btn-setfen")
+    page.wait_for("document.querySelector('[data-square=\"2\"]').getAttribute('data-piece') === 'W'",
+                  WAIT, "the FEN position")
+    for square in (2, 11, 4):
+        page.click(f'[data-square="{square}"]')
+    assert played(page) == []  # 2x11x4 and 2x9x18x11x4 both pass 11 and end on 4
+    assert "again" in page.evaluate("document.getElementById('message').textContent")
+    page.click('[data-square="4"]')
+    assert wait_played(page, 1)[0] == "2x11x4"
+
+
 def test_drag_and_drop_a_man(page, web):
     open_page(page, web, "?black=human")
     page.wait_for("document.querySelector('[data-square=\"33\"]').classList.contains('movable')", WAIT)

@@ -283,11 +283,11 @@ class BoardView {
       this._select(square);
       return;
     }
-    if (square === sel.origin) {
-      this.selection = null;
+    if (square === sel.origin && (sel.end !== null || !this._endsOn(sel, square))) {
+      this.selection = null;  // a second click on the piece lets it go ...
       this.render();
       return;
-    }
+    }  // ... unless a capture comes back to it: its own square is then a destination
     const via = sel.via.concat([square]);
     if (sel.end === null) {
       const fits = this._candidates(sel.origin, via, null);
@@ -309,9 +309,23 @@ class BoardView {
         this._settle(fits);
         return;
       }
-      if (square === sel.end) return;
+      if (square === sel.end) {
+        // The end again: the capture through exactly the squares chosen so far (a shorter
+        // capture whose squares all lie on a longer one can be chosen no other way).
+        const path = [sel.origin].concat(sel.via, [sel.end]);
+        const exact = this._candidates(sel.origin, sel.via, sel.end).filter(({paths}) =>
+          paths.some((p) => p.length === path.length && p.every((q, i) => q === path[i])));
+        if (exact.length === 1) this._settle(exact);
+        return;
+      }
     }
     this._select(square);
+  }
+
+  /* Whether a capture still possible with the selection `sel` ends on `square`. */
+  _endsOn(sel, square) {
+    return this._candidates(sel.origin, sel.via, null).some(({paths}) =>
+      paths.some((p) => p.length > 1 && p[p.length - 1] === square));
   }
 
   _select(square) {
@@ -328,7 +342,7 @@ class BoardView {
       return;
     }
     if (this.selection.end !== null) {
-      this.onHint(`${fits.length} captures end on ${this.selection.end}: click a square the capture passes through.`);
+      this.onHint(`${fits.length} captures end on ${this.selection.end}: click a square the capture passes through (or ${this.selection.end} again for the one through just the squares chosen).`);
     }
     this.render();
   }
@@ -366,8 +380,10 @@ class BoardView {
     if (!drag) return;
     this._endDrag();
     const square = this.squareAt(event.clientX, event.clientY);
-    if (square && square !== drag.origin) {
-      this.choose(square);
+    const comesBack = square === drag.origin && (drag.moved || drag.wasOrigin)
+      && this.selection && this.selection.end === null && this._endsOn(this.selection, square);
+    if (square && (square !== drag.origin || comesBack)) {
+      this.choose(square);  // (on its own square: a capture that comes back to it)
     } else if (drag.wasOrigin && !drag.moved) {
       this.selection = null;
       this.render();
