@@ -333,3 +333,15 @@ def test_turned_and_12x12_boards_are_drawn_as_their_players_see_them(page, web):
     open_page(page, web, "?variant=canadian&black=human")
     assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 72
     assert page.evaluate("document.querySelectorAll('svg#board rect.light').length") == 72
+
+
+def test_a_bad_seconds_per_move_is_corrected_in_view(page, web):
+    """An empty or out-of-range 'seconds per move' is not sent as 1 ms: the field shows the
+    value used and a message says so."""
+    open_page(page, web)
+    page.click("#rad-movetime")
+    type_into(page, "#num-movetime", "0.01")
+    page.click("#btn-new")
+    page.wait_for("document.getElementById('message').textContent.includes('Seconds per move')",
+                  WAIT, "the message about the seconds per move")
+    assert page.evaluate("document.getElementById('num-movetime').value") == "1"

@@ -270,7 +270,15 @@ function currentSettings() {
   if ($("rad-level").checked) {
     out.level = Number($("sel-level").value);
   } else {
-    out.movetime = Math.max(1, Math.round(Number($("num-movetime").value) * 1000));
+    const field = $("num-movetime");
+    let seconds = Number(field.value);
+    if (field.value.trim() === "" || !Number.isFinite(seconds) || seconds < 0.1 || seconds > 600) {
+      // The field's own range (0.1-600 s): a value outside it is shown corrected, not hidden.
+      seconds = Number.isFinite(seconds) && seconds > 600 ? 600 : (seconds >= 0.1 ? seconds : 1);
+      field.value = String(seconds);
+      showMessage(`Seconds per move: a number from 0.1 to 600; using ${seconds}.`);
+    }
+    out.movetime = Math.round(seconds * 1000);
   }
   return out;
 }
