@@ -333,3 +333,15 @@ def test_swap_sides_exchanges_players_and_their_engines() -> None:
         game.swap_sides()
         assert game.player("black").name == "deep" and game.player("white").is_human
         assert game.player_name("black") == "deep"
+
+
+def test_a_read_result_holds_for_the_moves_read_only() -> None:
+    """A PDN result (a resignation) is kept while the game is as read; played on, the saved
+    result follows the moves (it said 2-0 after the game went on)."""
+    from draughts_engine.game import Game
+    from protocol.play.records import DraughtsRecord
+    game = Game.from_pdn('[GameType "20"]\n[Result "2-0"]\n\n1. 32-28 19-23 2-0\n')
+    record = DraughtsRecord(game=game)
+    assert '[Result "2-0"]' in record.pdn() and record.pdn().rstrip().endswith("2-0")
+    game.push("28x19")
+    assert '[Result "*"]' in record.pdn() and record.pdn().rstrip().endswith("*")

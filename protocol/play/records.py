@@ -326,6 +326,9 @@ class DraughtsRecord(GameRecord):
                 raise LoadError(str(exc)) from None
         self.game = game
         self._tags = dict(game.tags)
+        # A result read with the game holds for the moves read (a resignation, an agreed
+        # draw); once the game goes elsewhere the result follows the moves.
+        self._read_moves = [move.pdn() for move in game.moves] if "Result" in self._tags else None
         self.variant = game.variant.name
         self.title = f"{self.variant.capitalize()} draughts"
         self.first_player = game.variant.first
@@ -424,7 +427,11 @@ class DraughtsRecord(GameRecord):
 
     def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
         merged = dict(self._tags)
-        merged.pop("Result", None)  # the result follows the moves as they stand now
+        merged.pop("Result", None)  # the result follows the moves as they stand now ...
+        if self._read_moves is not None and self._read_moves == [m.pdn() for m in self.game.moves]:
+            merged["Result"] = self._tags["Result"]  # ... or as read, for the moves read
+        else:
+            merged["Result"] = self.game.result().pdn(self.variant)
         merged.update(tags or {})
         return self.game.to_pdn(merged)
 
