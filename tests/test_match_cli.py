@@ -180,3 +180,35 @@ def test_list_openings(capsys):
 def test_parse_engine_names_the_folder():
     with pytest.raises(MatchError, match="engine e: dir=/nope: no such folder"):
         parse_engine(["name=e", "cmd=x", "depth=1", "dir=/nope"])
+
+
+@pytest.mark.parametrize("interrupts", [1, 2])
+def test_ctrl_c_abandons_games_of_a_hung_engine_and_leaves_no_engine(tmp_path: Path,
+                                                                     interrupts: int) -> None:
+    """Ctrl-C while an engine hangs on go: the runner does not wait for --move-timeout, the
+    running games are abandoned (not scored as stalled), and no engine outlives the runner
+    (also after a second Ctrl-C)."""
+    import signal
+    import time
+    hang = ROOT / "tests" / "fake_engines" / "hang_on_go.py"
+    pdn = tmp_path / "games.pdn"
+    marker = f"hang-{interrupts}-{os.getpid()}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "protocol.match", "--engine", "name=h",
+         f"cmd={sys.executable} {hang} go {marker}", "depth=1",
+         "--engine", "name=r", f"cmd={sys.executable} {MOVER}", "depth=1", "--games", "4",
+         "--concurrency", "2", "--move-timeout", "600", "--pdn", str(pdn)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    time.sleep(3)  # the games have begun (on a slow host maybe not yet: the checks still hold)
+    for _ in range(interrupts):
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+    _, err = proc.communicate(timeout=120)  # not the 600 s of --move-timeout
+    assert proc.returncode == 130 and "Traceback" not in err
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+    for pid in left:
+        os.kill(int(pid), signal.SIGKILL)
+    assert left == []
+    assert "stalled" not in (pdn.read_text() if pdn.exists() else "")

@@ -134,11 +134,16 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
         timeout = (budget_ms + margin) / 1000 if budget_ms is not None else config.move_timeout
         searching = False
         try:
-            engine.position(opening.fen, [m.pdn() for m in game.moves])
-            searching = True
-            started = time.monotonic()
-            result = engine.go(limits, timeout=timeout)
-            elapsed_ms = (time.monotonic() - started) * 1000
+            try:
+                engine.position(opening.fen, [m.pdn() for m in game.moves])
+                searching = True
+                started = time.monotonic()
+                result = engine.go(limits, timeout=timeout)
+                elapsed_ms = (time.monotonic() - started) * 1000
+            except EngineError:
+                if abort.is_set():
+                    return None  # interrupted (its engines stopped): abandoned, not scored
+                raise
         except EngineTimeoutError as exc:
             slot.discard()
             if not searching:

@@ -74,6 +74,7 @@ class MatchRunner:
         if not config.openings:
             raise MatchError("no openings")
         self.abort = threading.Event()
+        self.live_slots: List[EngineSlot] = []  # every worker's engines (guarded by lock)
         self.records: List[GameRecord] = []
         self.todo: Deque[PlannedGame] = collections.deque()
         self.lock = threading.Lock()
@@ -253,6 +254,8 @@ class MatchRunner:
                         slots[engine_number] = EngineSlot(config.engines[engine_number],
                                                           config.variant.name,
                                                           config.start_timeout)
+                        with self.lock:
+                            self.live_slots.append(slots[engine_number])
                 try:
                     record = play_game(planned, config, slots, self.abort)
                 except Exception as exc:  # noqa: BLE001 - a bug: stop the match and say where
@@ -346,13 +349,32 @@ class MatchRunner:
                     self._finished(payload, total)
             except KeyboardInterrupt:
                 if self.interrupted:
+                    self._stop_engines()
                     raise
                 self.interrupted = True
                 self.abort.set()
                 self._say("Interrupted: stopping the running games (Ctrl-C again to quit at once)",
                           always=True)
+                self._stop_engines()  # a hung engine would hold its game until --move-timeout
         for thread in threads:
             thread.join()
+
+    def _stop_engines(self) -> None:
+        """Stop every worker's engines (quit, then terminate, then kill): the running games
+        are abandoned, and an engine that hangs must not keep the match (or outlive it)."""
+        with self.lock:
+            slots = list(self.live_slots)
+
+        def discard(slot: EngineSlot) -> None:
+            try:
+                slot.discard()
+            except Exception:  # noqa: BLE001 - best effort while the match is being stopped
+                pass
+
+        # One thread per engine, all at once, and not daemons: a second Ctrl-C ends the
+        # runner at once, and the interpreter still waits for these before the process exits.
+        for slot in slots:
+            threading.Thread(target=discard, args=(slot,), name="match-stop-engine").start()
 
     def _finished(self, record: GameRecord, total: int) -> None:
         """A game came back from a worker: count it, write it, show it, check the SPRT."""
