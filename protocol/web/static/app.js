@@ -50,7 +50,18 @@ async function api(method, path, body) {
   return data;
 }
 
-async function act(action, body) {
+/* Actions go to the server one after the other, in the order the person made them: two
+ * requests in flight at once (a quick change of two controls) could arrive in the other order,
+ * and the older settings would win. */
+let actQueue = Promise.resolve();
+
+function act(action, body) {
+  const run = actQueue.then(() => actNow(action, body));
+  actQueue = run.catch(() => null);
+  return run;
+}
+
+async function actNow(action, body) {
   if (!page.id) return null;
   try {
     const data = await api("POST", `/api/boards/${page.id}/${action}`, body || {});
