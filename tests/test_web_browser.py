@@ -71,6 +71,14 @@ def open_page(page: Page, web, query: str = "") -> None:
                   WAIT, "the board")
 
 
+def set_fen(page: Page, fen: str, square: int, piece_code: str) -> None:
+    """Type ``fen`` into the FEN box, set it, and wait until ``square`` shows ``piece_code``."""
+    type_into(page, "#txt-fen", fen)
+    page.click("#btn-setfen")
+    page.wait_for(f"document.querySelector('[data-square=\"{square}\"]')"
+                  f".getAttribute('data-piece') === '{piece_code}'", WAIT, "the FEN position")
+
+
 def played(page: Page) -> List[str]:
     return page.evaluate("[...document.querySelectorAll('#moves .ply')].map(e => e.textContent)")
 
@@ -180,10 +188,7 @@ def test_live_analysis_with_arrow_stop_and_screenshot(page, web, artifacts):
 
 def test_fen_load_and_a_capture_chosen_square_by_square(page, web):
     open_page(page, web, "?black=human")
-    type_into(page, "#txt-fen", "W:WK47:B14,19,29,31,42")
-    page.click("#btn-setfen")
-    page.wait_for("document.querySelector('[data-square=\"47\"]').getAttribute('data-piece') === 'W'",
-                  WAIT, "the FEN position")
+    set_fen(page, "W:WK47:B14,19,29,31,42", 47, "W")
     assert [piece(page, n) for n in (14, 19, 29, 31, 42)] == ["b"] * 5 and piece(page, 32) is None
     page.click('[data-square="47"]')
     assert has_class(page, 36, "dest")
@@ -201,19 +206,13 @@ def test_a_capture_back_to_its_own_square_and_a_shorter_path_inside_a_longer_one
     started (its square is a destination), and 2x11x4 whose squares all lie on 2x9x18x11x4
     (the end clicked again takes the path through just the squares chosen)."""
     open_page(page, web, "?variant=international&black=human")
-    type_into(page, "#txt-fen", "W:WK29:B8,10,14,19,24,31,33")
-    page.click("#btn-setfen")
-    page.wait_for("document.querySelector('[data-square=\"29\"]').getAttribute('data-piece') === 'W'",
-                  WAIT, "the FEN position")
+    set_fen(page, "W:WK29:B8,10,14,19,24,31,33", 29, "W")
     page.click('[data-square="29"]')
     assert has_class(page, 29, "dest")
     page.click('[data-square="29"]')
     assert wait_played(page, 1)[0] == "29x20x3x26x42x29"
     open_page(page, web, "?variant=english&black=human")
-    type_into(page, "#txt-fen", "W:WK2:B6,7,8,14,15")
-    page.click("#btn-setfen")
-    page.wait_for("document.querySelector('[data-square=\"2\"]').getAttribute('data-piece') === 'W'",
-                  WAIT, "the FEN position")
+    set_fen(page, "W:WK2:B6,7,8,14,15", 2, "W")
     for square in (2, 11, 4):
         page.click(f'[data-square="{square}"]')
     assert played(page) == []  # 2x11x4 and 2x9x18x11x4 both pass 11 and end on 4
@@ -310,10 +309,7 @@ def test_turkish_board_has_64_squares_and_takes_clicks(page, web, artifacts):
 def test_frisian_orthogonal_capture_by_clicks(page, web):
     open_page(page, web, "?variant=frisian&black=human")
     assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 50
-    type_into(page, "#txt-fen", "W:W28:B27,3")
-    page.click("#btn-setfen")
-    page.wait_for("document.querySelector('[data-square=\"27\"]').getAttribute('data-piece') === 'b'",
-                  WAIT, "the FEN position")
+    set_fen(page, "W:W28:B27,3", 27, "b")
     page.click('[data-square="28"]')
     assert has_class(page, 26, "dest")
     page.click('[data-square="26"]')
