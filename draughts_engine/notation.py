@@ -223,12 +223,6 @@ def parse_hub_move(position, text: str) -> Move:
     if not matches:
         raise IllegalMoveError(f"illegal move {clip(text.strip())}")
     if len(matches) > 1:
-        # A move written out in full names that path, even when its squares also lie on a
-        # longer capture (English 2x11x4 beside 2x9x18x11x4).
-        exact = [move for move, paths in position.move_variants()
-                 if move in matches and any(list(path) == squares for path in paths)]
-        if len(exact) == 1:
-            return exact[0]
         raise AmbiguousMoveError(f"ambiguous move {clip(text.strip())}: could be "
                                  + ", ".join(m.hub() for m in matches))
     return matches[0]
