@@ -333,6 +333,18 @@ def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):
     assert "Forfeits: flaky crash" in out
 
 
+def test_engine_silent_after_ucinewgame_forfeits_as_stalled(tmp_path):
+    pdn = tmp_path / "mute.pdn"
+    code, out, _ = run(mover("mute", "--mute-after-newgame") + mover("steady") + [
+        "--games", "2", "--pdn", str(pdn), "--move-timeout", "2"])
+    assert code == 0
+    games = games_of(pdn)
+    assert [g.tags["Termination"] for g in games] == ["stalled", "stalled"]
+    assert all(g.tags["Result"] == ("0-1" if g.tags["White"] == "mute" else "1-0")
+               for g in games)
+    assert "forfeits: engine stopped answering" in pdn.read_text()
+
+
 def test_time_forfeit_on_the_clock(tmp_path):
     # Behaviour, not the host's speed: "slow" sleeps 250 ms per move whatever its clock says,
     # so with 0.4 s (and a 50 ms margin) it has overstepped by its second move on any host;

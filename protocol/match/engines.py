@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine.variants import get_variant
-from protocol.client import CommandRejectedError, Engine, EngineError, ProcessTransport
+from protocol.client import (CommandRejectedError, Engine, EngineError, EngineTimeoutError,
+                             ProcessTransport)
 from protocol.commands import DEFAULT_VARIANT
 from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
 from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
@@ -155,7 +156,8 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
         engine.handshake()
     except EngineError as exc:
         engine.quit()
-        raise EngineStartError(_with_stderr(f"no handshake: {exc.message}", engine)) from None
+        raise EngineStartError(_with_stderr(f"no handshake: {exc.message}", engine),
+                               stalled=isinstance(exc, EngineTimeoutError)) from None
     except BaseException:
         engine.quit()
         raise
@@ -169,7 +171,8 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
     except EngineError as exc:
         engine.quit()
         reason = exc.reason if isinstance(exc, CommandRejectedError) else exc.message
-        raise EngineStartError(_with_stderr(f"setup failed: {reason}", engine)) from None
+        raise EngineStartError(_with_stderr(f"setup failed: {reason}", engine),
+                               stalled=isinstance(exc, EngineTimeoutError)) from None
     except BaseException:
         engine.quit()
         raise

@@ -19,7 +19,14 @@ class MatchError(Exception):
 
 class EngineStartError(Exception):
     """An engine could not be started or configured (the message says why, and may carry
-    the last lines the engine wrote to stderr on the lines after the first)."""
+    the last lines the engine wrote to stderr on the lines after the first).
+
+    ``stalled``: it started but stopped answering (a handshake that timed out), as opposed
+    to one that could not run, exited or refused its setup."""
+
+    def __init__(self, message: str, stalled: bool = False) -> None:
+        super().__init__(message)
+        self.stalled = stalled
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -92,6 +92,7 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
     for side in ("white", "black"):
         slot = slots[side_engine[side]]
         failure = ""
+        stalled = False
         for _attempt in range(2):  # an engine that died between games gets one restart
             try:
                 engine = slot.get()
@@ -100,6 +101,7 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                 break
             except EngineStartError as exc:
                 failure, *tail = str(exc).split("\n")
+                stalled = exc.stalled
                 if tail:
                     notes.append(f"{names[side]} ({side}) could not start:")
                     notes.extend(tail)
@@ -107,8 +109,11 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                 break  # a fresh start failed: no point retrying at once
             except EngineError as exc:
                 failure = exc.message
+                stalled = isinstance(exc, EngineTimeoutError)
                 slot.discard()
         if side not in engines:
+            if stalled:  # it runs but stopped answering (uci or isready)
+                return forfeit(side, "stalled", f"engine stopped answering: {failure}")
             return forfeit(side, "crash", f"engine could not start: {failure}")
 
     clocks: Dict[str, Optional[Clock]] = {

@@ -44,6 +44,8 @@ def main() -> int:
     parser.add_argument("--think", type=int, default=0)
     parser.add_argument("--overstep", action="store_true")
     parser.add_argument("--crash-at-start", action="store_true")
+    parser.add_argument("--mute-after-newgame", action="store_true",
+                        help="answer nothing after the first ucinewgame (a hung engine)")
     args = parser.parse_args()
     if args.crash_at_start:
         sys.stderr.write("random_mover: cannot start (--crash-at-start)\n")
@@ -83,6 +85,10 @@ def main() -> int:
                 say(f"error setoption: unknown option '{words[2]}'")
         elif word == "ucinewgame":
             fen, moves, game = None, [], Game(variant)
+            if args.mute_after_newgame:
+                for _line in sys.stdin:  # hung: reads on, answers nothing
+                    pass
+                return 0
         elif word == "position":
             if words[1:2] == ["startpos"]:
                 new_fen, rest = None, words[2:]
