@@ -12,6 +12,8 @@ True
 """
 from __future__ import annotations
 
+from typing import Optional
+
 __all__ = ["DraughtsError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
            "AmbiguousMoveError", "InvalidPdnError", "GameOverError", "UndoError", "clip",
            "QUOTE_LIMIT"]
@@ -40,7 +42,23 @@ class InvalidMoveError(DraughtsError):
 
 
 class IllegalMoveError(DraughtsError):
-    """A well-formed move that is not legal in the position."""
+    """A well-formed move that is not legal in the position.
+
+    Raised by the move parsers with ``move`` (the text as given, perhaps shortened) and
+    ``detail`` (what follows it, e.g. ``(legal: ...)``, or ""), for callers that say the
+    move their own way; both are None when the message is all there is.
+    """
+
+    def __init__(self, message: str, move: Optional[str] = None,
+                 detail: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.detail = detail
+
+    @classmethod
+    def of_text(cls, move: str, detail: str = "") -> "IllegalMoveError":
+        """``illegal move <move> <detail>``, with both parts kept as fields."""
+        return cls(f"illegal move {move} {detail}".rstrip(), move, detail)
 
 
 class AmbiguousMoveError(DraughtsError):

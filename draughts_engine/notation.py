@@ -199,7 +199,7 @@ def parse_move(position, text: str) -> Move:
                if any(_is_subsequence(squares, path) for path in paths)]
     if not matches:
         legal = " ".join(m.pdn() for m in position.legal_moves()) or "none"
-        raise IllegalMoveError(f"illegal move {clip(text.strip())} (legal: {legal})")
+        raise IllegalMoveError.of_text(clip(text.strip()), f"(legal: {legal})")
     if len(matches) > 1:
         # A move written out in full names that path, even when its squares also lie on a
         # longer capture (English 2x11x4 beside 2x9x18x11x4).
@@ -221,7 +221,7 @@ def parse_hub_move(position, text: str) -> Move:
     matches = [m for m in position.legal_moves()
                if m.start == start and m.end == end and (not captured or list(m.captured) == captured)]
     if not matches:
-        raise IllegalMoveError(f"illegal move {clip(text.strip())}")
+        raise IllegalMoveError.of_text(clip(text.strip()))
     if len(matches) > 1:
         raise AmbiguousMoveError(f"ambiguous move {clip(text.strip())}: could be "
                                  + ", ".join(m.hub() for m in matches))

@@ -24,7 +24,22 @@ Value = Union[int, bool, str]
 
 
 class OptionError(ValueError):
-    """An unknown option or a value it does not accept; the message is the error detail."""
+    """An unknown option or a value it does not accept; the message is the error detail.
+
+    ``option`` is the name of the option whose value was refused ("" for an unknown
+    option) and ``detail`` what is wrong with the value; the message is both, in that
+    order.  A front end that names the option differently (the Hub's ``set-param``)
+    rewords it with :meth:`named`.
+    """
+
+    def __init__(self, detail: str, option: str = "") -> None:
+        super().__init__(f"{option} {detail}" if option else detail)
+        self.option = option
+        self.detail = detail
+
+    def named(self, name: str) -> str:
+        """The message with ``name`` standing for the option's name."""
+        return f"{name} {self.detail}" if self.option else self.detail
 
 
 @dataclass(frozen=True)
@@ -51,23 +66,23 @@ class OptionSpec:
     def parse(self, raw: Optional[str]) -> Value:
         """The value ``raw`` stands for, or :class:`OptionError`."""
         if raw is None:
-            raise OptionError(f"{self.name} needs a value")
+            raise OptionError("needs a value", self.name)
         text = raw.strip(" \t")  # the protocol's separators only (PROTOCOL.md §1)
         if self.kind == "spin":
             body = text[1:] if text[:1] == "-" else text
             if not body.isdigit() or not body.isascii():
-                raise OptionError(f"{self.name} needs an integer, got '{show_token(text)}'")
+                raise OptionError(f"needs an integer, got '{show_token(text)}'", self.name)
             if len(body.lstrip("0")) > len(str(max(abs(self.low), abs(self.high)))):
-                raise OptionError(f"{self.name} must be in {self.low}..{self.high}, "
-                                  f"got '{show_token(text)}'")  # no giant int() conversions
+                raise OptionError(f"must be in {self.low}..{self.high}, got '{show_token(text)}'",
+                                  self.name)  # no giant int() conversions
             value = int(text)
             if not self.low <= value <= self.high:
-                raise OptionError(f"{self.name} must be in {self.low}..{self.high}, got {value}")
+                raise OptionError(f"must be in {self.low}..{self.high}, got {value}", self.name)
             return value
         if self.kind == "check":
             lowered = text.lower()
             if lowered not in ("true", "false"):
-                raise OptionError(f"{self.name} must be true or false, got '{show_token(text)}'")
+                raise OptionError(f"must be true or false, got '{show_token(text)}'", self.name)
             return lowered == "true"
         lowered = text.lower()
         if self.name == "Variant" and lowered not in self.choices and lowered == lowered.strip():
@@ -77,7 +92,8 @@ class OptionSpec:
             except UnknownVariantError:
                 pass
         if lowered not in self.choices:
-            raise OptionError(f"{self.name} must be one of {' '.join(self.choices)}, got '{show_token(text)}'")
+            raise OptionError(f"must be one of {' '.join(self.choices)}, got '{show_token(text)}'",
+                              self.name)
         return lowered
 
 

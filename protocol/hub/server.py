@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine import __version__
-from draughts_engine.errors import DraughtsError
+from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.game import Game
 from draughts_engine.move import Move
 from draughts_engine.search.limits import (LIMIT_RANGES, MAX_TIME_MS, SearchInfo, SearchLimits)
@@ -436,10 +436,7 @@ class HubServer:
         try:
             self.session.set_option(param.option, raw)
         except OptionError as exc:
-            reason = str(exc)
-            if reason.startswith(param.option + " "):  # the option's name is the text protocol's
-                reason = param.name + reason[len(param.option):]
-            raise _HubError(f"set-param: {reason}") from None
+            raise _HubError(f"set-param: {exc.named(param.name)}") from None
 
     def _new_game(self, _: List[Tuple[str, Optional[str]]]) -> None:
         self.detected = None
@@ -499,10 +496,9 @@ class HubServer:
                 move = parse_hub_move_text(game.position, text)
             except DraughtsError as exc:
                 after = f" after {moves_text(played)}" if played else ""
-                reason = str(exc)
-                said = f"illegal move '{text}'"
-                if reason.startswith(said):  # the rules core names the move too: say it once
-                    reason = reason[len(said):].strip()
+                # the rules core names the move too: say it once, then what it adds
+                reason = exc.detail if isinstance(exc, IllegalMoveError) and exc.detail is not None \
+                    else str(exc)
                 reason = f" {reason}" if reason.startswith("(") else f": {reason}" if reason \
                     else ""
                 raise _HubError(f"pos: illegal move {hub_value(token[:64])}{after}{reason}") \
