@@ -254,6 +254,13 @@ class Game:
             if goal == CROWN_GOAL and position.kings:
                 return GameResult(winner, f"{winner} crowned a king", "no-moves")
             return GameResult(winner, f"{position.turn} has no legal move", "no-moves")
+        if not (position.black if position.white_to_move else position.white):
+            # A position set up with the side not to move out of pieces (no game reaches
+            # it: the capture of the last piece leaves that side to move, without a move).
+            gone = "black" if position.white_to_move else "white"
+            if self.variant.goal == LOSE_GOAL:
+                return GameResult(gone, f"{gone} has no pieces and wins", "no-moves")
+            return GameResult(position.turn, f"{gone} has no pieces", "no-moves")
         rules = self.variant.draw
         counters = self.counters[-1]
         if rules.repetitions and self.repetitions() >= rules.repetitions:

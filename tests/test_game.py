@@ -157,6 +157,18 @@ def test_no_legal_move_loses(variant, fen, winner):
     assert result.score_text(international=True) == {"white": "2-0", "black": "0-2"}[winner]
 
 
+@pytest.mark.parametrize("variant,fen,winner", [
+    ("international", "W:W28", "white"),          # set up with Black out of pieces
+    ("english", "B:B5:W", "black"),
+    ("russian", "W:WK28:B", "white"),
+    ("antidraughts", "W:W28", "black"),           # there, the side without pieces has won
+])
+def test_a_side_without_pieces_has_lost_even_when_not_to_move(variant, fen, winner):
+    result = Game(variant, fen=fen).result()
+    assert result.is_over and result.outcome == winner
+    assert "has no pieces" in result.reason and result.code == "no-moves"
+
+
 def test_capturing_the_last_piece_wins():
     game = Game("english", fen="W:W22:B18")
     assert game.result().outcome is None and game.result().score_text() == "*"
