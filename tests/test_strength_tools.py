@@ -49,8 +49,34 @@ def test_sprt_dry_run_names_both_trees_and_the_sprt() -> None:
     assert done.returncode == 0
     line = done.stderr
     for word in ("protocol.match", "--openings ballots", "--sprt elo0=0 elo1=10",
-                 "movetime=100", "--variant international", f"dir={ROOT}", "nice -n 10"):
+                 "movetime=100", "--variant international", "nice -n 10"):
         assert word in line
+    assert f"dir={ROOT} " not in line and "/worktree " in line  # a copy, not the live checkout
+
+
+def test_sprt_never_replaces_an_existing_games_file(tmp_path: Path) -> None:
+    pdn = tmp_path / "earlier.pdn"
+    pdn.write_text("[Event \"earlier test\"]\n\n1. 11-15 *\n")
+    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),
+               "--dry-run")
+    assert done.returncode == 2 and "--resume" in done.stderr and "--overwrite" in done.stderr
+    assert pdn.read_text().startswith("[Event \"earlier test\"]")
+    for flag in ("--resume", "--overwrite"):
+        done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),
+                   flag, "--dry-run")
+        assert done.returncode == 0 and flag in done.stderr
+
+
+def test_sprt_worktree_copy_holds_uncommitted_files(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import sprt
+    finally:
+        sys.path.pop(0)
+    copy = sprt.copy_worktree(str(tmp_path / "tree"))
+    assert (Path(copy) / "protocol" / "__main__.py").is_file()
+    assert (Path(copy) / "tools" / "sprt.py").read_text() == (ROOT / "tools" / "sprt.py").read_text()
+    assert not (Path(copy) / ".git").exists()
 
 
 def test_selfplay_then_fit_gives_weights_the_engine_reads(tmp_path: Path) -> None:

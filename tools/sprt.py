@@ -4,7 +4,9 @@
     python3 tools/sprt.py --base 7b85dfc --new WORKTREE --variant international --movetime 200 \\
         --elo0 0 --elo1 20 --pdn sprt.pdn --name "capture ordering"
 
-Each ref is exported (``git archive``) into a temporary folder, and the match runner of this
+Each ref is exported (``git archive``; ``WORKTREE``: a copy of this checkout's files, tracked
+and untracked but not ignored, so that edits made while the test runs do not reach it) into a
+temporary folder, and the match runner of this
 checkout (``python3 -m protocol.match``) plays ``python3 -m protocol`` run in one folder
 against the same run in the other (``cmd=`` and ``dir=``), from the variant's built-in balanced
 openings (``--openings ballots``), each opening with both colours, as many games at once as
@@ -16,7 +18,8 @@ The runner runs under ``nice`` (``--nice``, default 10) so that other work on th
 keeps its share; both engines share the load, so equal-time matches stay fair.  At the end a
 Markdown row for BENCHMARKS.md is printed (change, games, W/D/L, Elo with its 95% interval,
 the SPRT verdict, time control, variant, date and the load average).  An interrupted test
-continues with the same command plus ``--resume`` (the PDN file holds every finished game).
+continues with the same command plus ``--resume`` (the PDN file holds every finished game);
+an existing games file is never replaced unless ``--overwrite`` says so.
 
 Exit status: 0 when the match ended (whatever the verdict), 2 on bad usage (one line), or the
 runner's status (130 when interrupted).
@@ -73,7 +76,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--pdn", help="the games (default: sprt-<variant>-<base>-<new>.pdn in "
                         "the current folder, kept for --resume)")
-    parser.add_argument("--resume", action="store_true", help="continue the games of --pdn")
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--resume", action="store_true", help="continue the games of --pdn")
+    keep.add_argument("--overwrite", action="store_true",
+                      help="replace the games of an existing --pdn file (they are lost)")
     parser.add_argument("--name", help="the change's name in the Markdown row")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter of both engines (default: this one)")
@@ -120,10 +126,25 @@ def resolve(ref: str) -> str:
     return git("rev-parse", "--verify", "--quiet", ref + "^{commit}")
 
 
+def copy_worktree(target: str) -> str:
+    """Copy this checkout's files as they are (tracked, and untracked ones git does not ignore)
+    into ``target``; the folder to run the engine in."""
+    names = git("ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+    for name in names:
+        source = os.path.join(ROOT, name)
+        if not name or not os.path.isfile(source):  # a tracked file deleted in the worktree
+            continue
+        destination = os.path.join(target, name)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        shutil.copy2(source, destination)
+    return target
+
+
 def export(commit: str, folder: str) -> str:
-    """The tree of ``commit`` (or this checkout for WORKTREE) as a folder to run the engine in."""
+    """The tree of ``commit`` (or a copy of this checkout for WORKTREE) as a folder to run
+    the engine in."""
     if commit == WORKTREE:
-        return ROOT
+        return copy_worktree(os.path.join(folder, "worktree"))
     target = os.path.join(folder, commit[:12])
     os.makedirs(target, exist_ok=True)
     archive = subprocess.Popen(["git", "archive", "--format=tar", commit], cwd=ROOT,
@@ -162,7 +183,7 @@ def runner_args(args: argparse.Namespace, new_dir: str, base_dir: str, new_name:
               "--games", str(args.games), "--concurrency", str(args.concurrency),
               "--sprt", f"elo0={args.elo0:g}", f"elo1={args.elo1:g}", f"alpha={args.alpha:g}",
               f"beta={args.beta:g}", "--pdn", pdn, "--timemargin", str(args.timemargin)]
-    words += ["--resume"] if args.resume else ["--overwrite"]
+    words += ["--resume"] if args.resume else ["--overwrite"] if args.overwrite else []
     return words
 
 
@@ -203,11 +224,14 @@ def run(argv: Sequence[str]) -> int:
     new = resolve(args.new)
     new_name = "new-" + short(args.new, new)
     base_name = "base-" + short(args.base, base)
+    pdn = os.path.abspath(args.pdn or default_pdn(args.variant, base, new))
+    if not (args.resume or args.overwrite) and os.path.isfile(pdn) and os.path.getsize(pdn):
+        raise UsageError(f"{pdn} already exists: add --resume to continue its games, or "
+                         f"--overwrite to replace them")
     folder = tempfile.mkdtemp(prefix="draughts-sprt-")
     try:
         new_dir = export(new, folder)
         base_dir = export(base, folder)
-        pdn = os.path.abspath(args.pdn or default_pdn(args.variant, base, new))
         words = runner_args(args, new_dir, base_dir, new_name, base_name, pdn)
         command = ["nice", "-n", str(args.nice), sys.executable, "-m", "protocol.match", *words]
         print("sprt.py: " + shlex.join(command), file=sys.stderr, flush=True)
