@@ -395,3 +395,47 @@ def test_international_three_kings_against_a_king_is_drawn_but_for_the_coups():
         assert after[f"46-{square}"] == DRAW_RESULT
     first_coup = Position.from_fen("W:WK46,K37,K27:BK11", variant)
     assert FullWidth(variant).distance(first_coup.raw, 3) == tables.probe(*first_coup.raw)
+
+
+# ---- variants beyond the committed tables ----------------------------------------------------
+
+def test_canadian_tables_on_the_twelve_by_twelve_board_agree_with_full_width_search(tmp_path):
+    """72 playing squares: the index and the solver are not bound to 64 squares."""
+    from draughts_engine.endgame.store import file_name, save
+
+    built = build_all("canadian", 2)
+    for material, table in built.items():
+        save(table, str(tmp_path / file_name(material)))
+    tables = EndgameTables("canadian", folders=[tmp_path])
+    search = FullWidth("canadian")
+    rng = random.Random(12)
+    for material, table in built.items():
+        ix = table.index
+        assert ix.squares == 72
+        used = [i for i in range(ix.size) if table.wdl[i] != 3]
+        checked = 0
+        for i in rng.sample(used, len(used)):
+            raw = ix.decode(i)
+            assert ix.encode(*raw) == i
+            result, plies = tables.probe(*raw)
+            if result == DRAW_RESULT:
+                assert search.distance(raw, 5) is None, Position(get_variant("canadian"), *raw).fen()
+            elif plies <= 5:
+                assert search.distance(raw, plies) == (result, plies)
+            else:
+                continue
+            checked += 1
+            if checked == 15:
+                break
+        assert checked == 15, material.name
+
+
+@pytest.mark.parametrize("variant", ["turkish", "frisian", "frysk", "antidraughts", "breakthrough"])
+def test_variants_the_tables_cannot_describe_are_refused_and_never_probed(variant):
+    from draughts_engine.endgame.build import solve
+    from draughts_engine.endgame.material import unsupported_reason
+
+    assert unsupported_reason(get_variant(variant))
+    with pytest.raises(ValueError, match="no endgame tables"):
+        solve(variant, Material.parse("KvK"), {})
+    assert EndgameTables(variant).max_pieces == 0

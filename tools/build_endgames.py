@@ -9,9 +9,11 @@ Every canonical material of 2..N pieces (or only the ``--material`` ones and
 what they need) is solved and written to ``--out`` (default: the user's cache
 folder, where the engine finds it: ``$XDG_CACHE_HOME/draughts-engine/endgame/<variant>``).
 Tables already in ``--out`` or among the committed ones are read instead of
-being solved again (``--force`` solves the asked-for ones again).  A progress
-bar goes to stderr, one line per table to stdout.  Bad usage: one line on
-stderr and exit status 2.
+being solved again (``--force`` solves the asked-for ones again), and said so.
+A progress bar goes to stderr when it is a terminal, one line per table to
+stdout.  Bad usage (among it a variant the tables cannot describe, see
+``unsupported_reason``, or an ``--out`` whose parent folder does not exist): one
+line on stderr and exit status 2.
 """
 from __future__ import annotations
 
@@ -25,12 +27,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.endgame.build import solve  # noqa: E402
 from draughts_engine.endgame.material import (InvalidMaterialError, Material,  # noqa: E402
-                                              materials_up_to)
+                                              materials_up_to, unsupported_reason)
 from draughts_engine.endgame.paths import cache_folder, package_folder  # noqa: E402
 from draughts_engine.endgame.store import (EndgameFileError, file_name, load,  # noqa: E402
                                            save)
 from draughts_engine.endgame.table import Table  # noqa: E402
-from draughts_engine.variants import (NORMAL_GOAL, UnknownVariantError, Variant, get_variant,  # noqa: E402
+from draughts_engine.variants import (UnknownVariantError, Variant, get_variant,  # noqa: E402
                                       variant_names)
 
 MAX_PIECES = 5
@@ -112,9 +114,9 @@ def run(argv: Optional[List[str]] = None) -> int:
         variant = get_variant(args.variant)
     except UnknownVariantError as exc:
         raise UsageError(str(exc)) from None
-    if variant.goal != NORMAL_GOAL:
-        raise UsageError(f"{variant.name} has no endgame tables (they are solved for the usual "
-                         f"goal; {variant.name} is won another way)")
+    reason = unsupported_reason(variant)
+    if reason is not None:
+        raise UsageError(f"{variant.name} has no endgame tables: {reason}")
     if not 2 <= args.pieces <= MAX_PIECES:
         raise UsageError(f"--pieces must be 2..{MAX_PIECES}, got {args.pieces}")
     wanted = []
@@ -128,6 +130,8 @@ def run(argv: Optional[List[str]] = None) -> int:
             raise UsageError(f"material {text!r} does not fit --pieces {args.pieces}")
         wanted.append(material)
     out = args.out or cache_folder(variant)
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise UsageError(f"cannot use --out {out!r}: its parent folder does not exist")
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
@@ -136,14 +140,21 @@ def run(argv: Optional[List[str]] = None) -> int:
         raise UsageError(f"cannot write to --out {out!r}")
     todo = plan(variant, args.pieces, wanted, args.kings_only)
     asked = {m.canonical() for m in wanted} if wanted else set(todo)
-    bar = ProgressBar(sys.stderr, not args.quiet)
+    # (a bar redrawn in place is for a terminal; a log would get hundreds of \r updates)
+    bar = ProgressBar(sys.stderr, not args.quiet and sys.stderr.isatty())
     tables: Dict[Material, Table] = {}
     for material in todo:
         path = os.path.join(out, file_name(material))
         if not (args.force and material in asked):
-            found = _existing(variant, material, [out, package_folder(variant)])
+            folders = [out, package_folder(variant)]
+            found = _existing(variant, material, folders)
             if found is not None:
                 tables[material] = found
+                if material in asked:
+                    where = next(f for f in folders
+                                 if os.path.exists(os.path.join(f, file_name(material))))
+                    print(f"{variant.name} {material.name}: already built in {where} "
+                          f"(--force solves it again)", flush=True)
                 continue
         started = time.perf_counter()
         table = solve(variant, material, tables, bar)
@@ -151,7 +162,7 @@ def run(argv: Optional[List[str]] = None) -> int:
         size = save(table, path, args.codec)
         tables[material] = table
         wins, draws, losses = table.counts()
-        print(f"{variant.name} {material.name}: {table.index.size} positions, "
+        print(f"{variant.name} {material.name}: {wins + draws + losses} positions, "
               f"{wins} won, {draws} drawn, {losses} lost, {time.perf_counter() - started:.1f}s, "
               f"{size} bytes -> {path}", flush=True)
     return 0

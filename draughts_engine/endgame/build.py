@@ -27,9 +27,9 @@ from array import array
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..movegen import generator_for
-from ..variants import NORMAL_GOAL, Variant, get_variant
+from ..variants import Variant, get_variant
 from .index import MaterialIndex, flip
-from .material import Material, count_rule, materials_up_to
+from .material import Material, count_rule, materials_up_to, unsupported_reason
 from .table import LOSS, UNUSED, WIN, Table
 
 __all__ = ["solve", "build_all", "Progress", "MissingTableError"]
@@ -78,13 +78,13 @@ def solve(variant: "Variant | str", material: Material, tables: Dict[Material, T
     holding every material a capture or promotion from it reaches.
 
     Raises :class:`MissingTableError` when one is missing, and ValueError for a
-    variant whose goal is not the usual one (antidraughts, breakthrough: the
-    solver scores a side without a move as lost).
+    variant without tables (:func:`~.material.unsupported_reason`: another goal, a
+    board of every square, a king move limit).
     """
     variant = get_variant(variant)
-    if variant.goal != NORMAL_GOAL:
-        raise ValueError(f"endgame tables are solved for the usual goal; {variant.name} "
-                         f"has another ({variant.goal})")
+    reason = unsupported_reason(variant)
+    if reason is not None:
+        raise ValueError(f"no endgame tables for {variant.name}: {reason}")
     ix = MaterialIndex(variant, material)
     rule = count_rule(variant, material)
     size = ix.size

@@ -36,7 +36,8 @@ Raw = Tuple[int, int, int, bool]
 """A raw position: ``(white, black, kings, white_to_move)``."""
 
 _MAX_PIECES = 8
-_COMB = tuple(tuple(comb(n, k) for k in range(_MAX_PIECES + 1)) for n in range(64))
+_MAX_SQUARES = 128  # 12x12 has 72 playing squares
+_COMB = tuple(tuple(comb(n, k) for k in range(_MAX_PIECES + 1)) for n in range(_MAX_SQUARES))
 
 
 def _rank(ordinals) -> int:

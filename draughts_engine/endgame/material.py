@@ -18,9 +18,28 @@ from dataclasses import dataclass
 from typing import Iterator, List, Optional, Tuple
 
 from ..bitboard import popcount
-from ..variants import Variant
+from ..variants import NORMAL_GOAL, Variant
 
-__all__ = ["Material", "CountRule", "count_rule", "materials_up_to", "InvalidMaterialError"]
+__all__ = ["Material", "CountRule", "count_rule", "materials_up_to", "InvalidMaterialError",
+           "unsupported_reason"]
+
+
+def unsupported_reason(variant: Variant) -> Optional[str]:
+    """Why ``variant`` has no endgame tables, or None when they can be built and probed.
+
+    The tables are solved for the usual goal (a side without a move has lost), index the
+    dark squares of a diagonal board, and know a position by its pieces alone.
+    """
+    if variant.goal != NORMAL_GOAL:
+        return f"{variant.name} is won another way ({variant.goal}); the tables are solved " \
+               f"for the usual goal"
+    if variant.all_squares:
+        return f"{variant.name} is played on every square, along rows and files; the tables " \
+               f"index the dark squares of a diagonal board"
+    if variant.king_move_limit:
+        return f"{variant.name} limits a king to {variant.king_move_limit} moves in a row, " \
+               f"which a position's pieces do not tell; the tables know only the pieces"
+    return None
 
 
 class InvalidMaterialError(ValueError):

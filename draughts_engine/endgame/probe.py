@@ -14,9 +14,9 @@ import threading
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..bitboard import popcount
-from ..variants import NORMAL_GOAL, Variant, get_variant
+from ..variants import Variant, get_variant
 from .index import flip
-from .material import Material
+from .material import Material, unsupported_reason
 from .paths import folders as default_folders
 from .store import SUFFIX, EndgameFileError, load
 from .table import LOSS, WIN, Table
@@ -42,8 +42,9 @@ class EndgameTables:
         self.folders: Tuple[str, ...] = tuple(
             os.fspath(f) for f in (default_folders(self.variant) if folders is None else folders))
         self._files: Dict[Material, str] = {}
-        # (tables are solved for the usual goal only: none for antidraughts, breakthrough)
-        for folder in reversed(self.folders if self.variant.goal == NORMAL_GOAL else ()):
+        # (none for a variant the tables cannot describe: see unsupported_reason)
+        usable = unsupported_reason(self.variant) is None
+        for folder in reversed(self.folders if usable else ()):
             try:
                 names = os.listdir(folder)
             except OSError:
