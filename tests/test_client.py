@@ -9,6 +9,7 @@ import importlib
 import io
 import os
 import sys
+import threading
 import time
 from typing import Callable, Deque, List, Optional, Sequence, Tuple
 
@@ -574,6 +575,28 @@ def test_engine_that_never_finishes_the_handshake_is_reaped():
         Engine.popen(fake("hang_on_go.py", "uci"), timeout=0.3, quit_timeout=0.2)
 
 
+def test_quit_from_another_thread_while_infos_stream_in_ends_the_search_cleanly():
+    """The match runner's Ctrl-C: quit() while the search's reader handles info lines."""
+    for _ in range(5):  # (a race: several tries)
+        engine = Engine.popen(fake("info_flood.py"), timeout=20.0, quit_timeout=0.5)
+        streaming = threading.Event()
+        caught: List[BaseException] = []
+
+        def search() -> None:
+            try:
+                engine.go(SearchLimits(depth=1), on_info=lambda _: streaming.set(), timeout=30.0)
+            except BaseException as exc:  # noqa: BLE001 - the test looks at what it was
+                caught.append(exc)
+
+        worker = threading.Thread(target=search)
+        worker.start()
+        assert streaming.wait(20.0)
+        engine.quit()
+        worker.join(30.0)
+        assert not worker.is_alive()
+        assert len(caught) == 1 and isinstance(caught[0], EngineError), caught
+
+
 def test_engine_that_dies_mid_search():
     with Engine.popen(fake("die_mid_search.py"), timeout=20.0) as engine:
         with pytest.raises(EngineTerminatedError) as caught:
@@ -611,3 +634,13 @@ def test_engine_that_prints_garbage(mode, message):
 def test_missing_engine_program():
     with pytest.raises(OSError):
         Engine.popen(["/nonexistent/engine-binary"])
+    with pytest.raises(ValueError, match="command is empty"):
+        Engine.popen([])
+    with pytest.raises(ValueError, match="command is empty"):
+        Engine.popen("  ")
+
+
+def test_command_as_one_string_is_split_like_a_shell_would():
+    command = " ".join(f"'{word}'" for word in fake("well_behaved.py"))
+    with Engine.popen(command, timeout=20.0) as engine:
+        assert engine.id["name"] == "fake-engine 1.0"

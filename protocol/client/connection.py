@@ -89,7 +89,7 @@ class EngineConnection:
     @classmethod
     def popen(
         cls: Type[_C],
-        command: Sequence[str],
+        command: Union[str, Sequence[str]],
         *,
         cwd: Optional[str] = None,
         env: Optional[Mapping[str, str]] = None,
@@ -97,7 +97,8 @@ class EngineConnection:
         handshake: bool = True,
         **options: Any,
     ) -> _C:
-        """Start ``command`` and (by default) do the protocol's handshake.
+        """Start ``command`` (a list, or one string split like a shell would) and (by
+        default) do the protocol's handshake.
 
         ``own_session``: see :meth:`ProcessTransport.spawn`. ``options`` are the keyword
         arguments of the class. If the handshake fails the process is reaped before the
@@ -328,9 +329,12 @@ class EngineConnection:
         if self.strict:
             raise ProtocolError(f"unexpected line {line!r} {context}", self.transcript)
 
-    def _add_info(self, report: InfoReport) -> None:
-        """Keep an ``info`` report for the running search and pass it to its ``on_info``."""
-        search = self._search
+    def _add_info(self, search: Any, report: InfoReport) -> None:
+        """Keep an ``info`` report for ``search`` and pass it to its ``on_info``.
+
+        ``search`` is the one the caller read once: another thread may :meth:`quit` (and
+        clear ``_search``) at any moment, and the report then goes to the abandoned search.
+        """
         search.infos.append(report)
         if search.on_info is not None:
             search.on_info(report)

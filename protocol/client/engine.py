@@ -166,7 +166,7 @@ class Engine(EngineConnection):
         if word == "bestmove":
             search.result = self._parsed(parse_bestmove, line)
             return True
-        self._add_info(self._parsed(parse_info, line))
+        self._add_info(search, self._parsed(parse_info, line))
         return True
 
     def _confirm(self, deadline: float) -> None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import abc
 import io
 import os
+import shlex
 import subprocess
 import threading
 import time
-from typing import IO, Any, Callable, List, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, List, Optional, Sequence, Tuple, Union
 
 __all__ = ["Transport", "StreamTransport", "ProcessTransport", "LineSink", "MAX_ENGINE_LINE"]
 
@@ -127,21 +128,29 @@ class ProcessTransport(StreamTransport):
         self.process = process
 
     @classmethod
-    def spawn(cls, command: Sequence[str], *, own_session: bool = False,
+    def spawn(cls, command: Union[str, Sequence[str]], *, own_session: bool = False,
               **popen_kwargs: Any) -> "ProcessTransport":
         """Start ``command`` with piped stdin, stdout and stderr.
 
+        ``command`` is the program and its arguments, as a list or as one string split
+        like a shell would (``"python3 -m protocol"``; no shell runs it).  An empty command
+        raises ValueError; a program that cannot run, OSError.
         ``own_session``: the engine gets a session and process group of its own (a new
         process group on Windows), so a Ctrl-C at the terminal does not reach it, and it can
         be killed with any children of a wrapper script.  ``popen_kwargs`` go to
         :class:`subprocess.Popen`.
         """
+        if isinstance(command, str):
+            command = shlex.split(command)
+        command = list(command)
+        if not command:
+            raise ValueError("the engine's command is empty")
         if own_session and os.name == "posix":
             popen_kwargs["start_new_session"] = True
         elif own_session:
             popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         process = subprocess.Popen(
-            list(command),
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -392,7 +392,7 @@ class HubEngine(EngineConnection):
                 if self.strict:
                     raise ProtocolError(exc.message, self.transcript) from None
                 return True
-            self._add_info(report)
+            self._add_info(search, report)
             return True
         args = [(k, v) for k, v in pairs]
         if self.strict and args and args[0][0] != "move":
