@@ -38,7 +38,6 @@ old/new instructions (above 1: the new code does less work).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -48,6 +47,7 @@ import sys
 import tarfile
 import tempfile
 from typing import Dict, List, Optional, Tuple
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -251,15 +251,15 @@ def compare_callgrind(trees: Dict[str, str], names: List[str]) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="ab.py", description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main", help="git revision of the old code (main)")
     parser.add_argument("--new", default=HERE,
                         help="folder or git revision of the new code (this folder)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of timed runs (5)")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="rounds of timed runs (5)")
     parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
     parser.add_argument("--in-process", action="store_true",
                         help="both trees in each process, runs alternating")
-    parser.add_argument("--processes", type=int, default=4,
+    parser.add_argument("--processes", type=positive_int, default=4,
                         help="processes of --in-process (4), each running --rounds per tree")
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
     args = parser.parse_args(argv)

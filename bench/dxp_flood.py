@@ -17,7 +17,6 @@ follower takes them.  Then it waits for the follower to settle and prints:
 """
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 import subprocess
@@ -29,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from protocol.dxp.codec import encode_game_request  # noqa: E402
+from _cli import OneLineParser, positive_float  # noqa: E402
 
 FRAMES = {
     "move": "M0000325000",          # out of turn / no game: every one is answered with a chat
@@ -97,8 +97,8 @@ def still_serves(port: int) -> bool:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--megabytes", type=float, default=10.0)
+    parser = OneLineParser(prog="dxp_flood.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--megabytes", type=positive_float, default=10.0)
     parser.add_argument("--frame", choices=sorted(FRAMES), default="move")
     parser.add_argument("--repo", default=os.path.dirname(HERE),
                         help="checkout whose follower to run (default: this one)")

@@ -13,7 +13,6 @@ then the same position set through a search at depth 1 with the databases on.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -30,6 +29,7 @@ from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 
 def build(variant: str, pieces: int, materials, folder: str) -> None:
@@ -92,15 +92,15 @@ def _flip(table, raw):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="endgame.py", description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append",
                         help="variant(s) (default: english, international)")
-    parser.add_argument("--pieces", type=int, default=3, help="build materials of up to N pieces")
+    parser.add_argument("--pieces", type=positive_int, default=3, help="build materials of up to N pieces")
     parser.add_argument("--material", action="append", default=[],
                         help="only these materials (e.g. KKKvK)")
     parser.add_argument("--no-build", action="store_true",
                         help="skip the build; probe the committed files")
-    parser.add_argument("--probes", type=int, default=5000, help="random positions per material")
+    parser.add_argument("--probes", type=positive_int, default=5000, help="random positions per material")
     args = parser.parse_args()
     try:
         variants = [get_variant(v).name for v in (args.variant or ["english", "international"])]

@@ -12,7 +12,6 @@ Prints the time taken and the counts.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -24,6 +23,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 from protocol.client import Engine  # noqa: E402
 from protocol_fuzz import make_lines, mutate  # noqa: E402
 from test_server_fuzz import run_fuzz  # noqa: E402
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 EXTRA = ("go depth 1", "go depth 2", "go depth 3", "stop", "go infinite", "stop", "ponderhit",
          "setoption name Hash value 8", "setoption name Variant value russian",
@@ -31,8 +31,8 @@ EXTRA = ("go depth 1", "go depth 2", "go depth 3", "stop", "go infinite", "stop"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=10000)
+    parser = OneLineParser(prog="fuzz_protocol.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=positive_int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     started = time.perf_counter()

@@ -13,7 +13,6 @@ score should rise with depth.  Everything is deterministic (fixed depths).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -25,6 +24,9 @@ from draughts_engine.game import Game  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
+from draughts_engine.search.limits import MAX_DEPTH  # noqa: E402
+from _cli import (OneLineParser, depth_list, evaluation_name, int_in,  # noqa: E402
+                  positive_int, variant_name)
 
 
 def openings(variant: str, count: int) -> List[List[str]]:
@@ -85,23 +87,17 @@ def ladder(variant: str, depths: Sequence[int], base: int, n_openings: int,
     return rows
 
 
-def parse_depths(text: str) -> List[int]:
-    if "-" in text:
-        low, high = text.split("-", 1)
-        return list(range(int(low), int(high) + 1))
-    return [int(part) for part in text.split(",")]
-
-
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default="english")
-    parser.add_argument("--depths", default="1-6", help="e.g. 1-6 or 2,4,6")
-    parser.add_argument("--base", type=int, default=2, help="depth of the reference engine")
-    parser.add_argument("--openings", type=int, default=4)
-    parser.add_argument("--max-plies", type=int, default=160)
-    parser.add_argument("--eval", default="full")
+    parser = OneLineParser(prog="ladder.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", type=variant_name, default="english")
+    parser.add_argument("--depths", type=depth_list, default="1-6", help="e.g. 1-6 or 2,4,6")
+    parser.add_argument("--base", type=int_in(1, MAX_DEPTH), default=2,
+                        help="depth of the reference engine")
+    parser.add_argument("--openings", type=positive_int, default=4)
+    parser.add_argument("--max-plies", type=positive_int, default=160)
+    parser.add_argument("--eval", type=evaluation_name, default="full")
     args = parser.parse_args(argv)
-    rows = ladder(args.variant, parse_depths(args.depths), args.base, args.openings,
+    rows = ladder(args.variant, args.depths, args.base, args.openings,
                   args.max_plies, args.eval)
     print(f"{args.variant}: depth d vs depth {args.base}, {args.openings} openings x 2 colours")
     print(f"{'depth':>5} {'wins':>5} {'draws':>6} {'losses':>7} {'score':>7} {'time s':>8}")

@@ -14,7 +14,6 @@ rerun resumes each file instead of replaying it.
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import sys
@@ -24,52 +23,27 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from protocol.match.elo import elo_interval, format_elo, los  # noqa: E402
 from protocol.match import MatchError, MatchRunner, config_from_args, summarize  # noqa: E402
-from draughts_engine.variants import get_variant  # noqa: E402
-
-
-def depth_range(text: str) -> list:
-    """``1-8`` or ``1,3,5`` as a list of depths (each at least 1); ValueError otherwise."""
-    try:
-        if "-" in text:
-            low, high = text.split("-", 1)
-            depths = list(range(int(low), int(high) + 1))
-        else:
-            depths = [int(part) for part in text.split(",")]
-    except ValueError:
-        raise ValueError(f"--depths: {text!r} is not a range A-B or a list A,B,C of "
-                         "depths") from None
-    if not depths or min(depths) < 1:
-        raise ValueError(f"--depths: {text!r} names no depth or a depth below 1")
-    return depths
-
-
-class _Parser(argparse.ArgumentParser):
-    """Bad usage: one line and exit status 2, like the project's other tools."""
-
-    def error(self, message: str):  # type: ignore[override]
-        print(f"ladder_match.py: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
+from draughts_engine.search.limits import MAX_DEPTH  # noqa: E402
+from _cli import OneLineParser, depth_list, int_in, positive_int, variant_name  # noqa: E402
 
 
 def main(argv=None) -> int:
-    parser = _Parser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="ladder_match.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine-cmd", default=f"{sys.executable} -m protocol",
                         help="the engine command (default: this Python, -m protocol)")
-    parser.add_argument("--depths", default="1-8", help="depths to test, 1-8 or 1,3,5")
-    parser.add_argument("--base", type=int, default=2, help="the fixed opponent depth (2)")
-    parser.add_argument("--games", type=int, default=20, help="games per depth (20)")
-    parser.add_argument("--variant", default="english")
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--depths", type=depth_list, default="1-8",
+                        help="depths to test, 1-8 or 1,3,5")
+    parser.add_argument("--base", type=int_in(1, MAX_DEPTH), default=2,
+                        help="the fixed opponent depth (2)")
+    parser.add_argument("--games", type=positive_int, default=20, help="games per depth (20)")
+    parser.add_argument("--variant", type=variant_name, default="english")
+    parser.add_argument("--concurrency", type=positive_int, default=os.cpu_count() or 1)
+    parser.add_argument("--opening-plies", type=int_in(0), default=4)
     parser.add_argument("--seed", default="1")
-    parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--max-plies", type=int_in(0), default=400)
     parser.add_argument("--out-dir", help="write DIR/depth<d>.pdn (and resume them)")
     args = parser.parse_args(argv)
-    try:
-        depths = depth_range(args.depths)
-        get_variant(args.variant)
-    except ValueError as exc:
-        parser.error(str(exc))
+    depths = args.depths
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)

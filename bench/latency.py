@@ -15,7 +15,6 @@ is read, so it includes both pipe trips.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import statistics
@@ -23,6 +22,8 @@ import subprocess
 import sys
 import time
 from typing import Callable, List
+
+from _cli import OneLineParser, engine_command, positive_int, variant_name
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -97,17 +98,18 @@ def during_search(command: List[str], action: str, variant: str) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tries", type=int, default=20)
-    parser.add_argument("--engine", default=f"{shlex.quote(sys.executable)} -m protocol")
-    parser.add_argument("--variant", default="international")
+    parser = OneLineParser(prog="latency.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--tries", type=positive_int, default=20)
+    parser.add_argument("--engine", type=engine_command,
+                        default=f"{shlex.quote(sys.executable)} -m protocol")
+    parser.add_argument("--variant", type=variant_name, default="international")
     args = parser.parse_args()
-    command = shlex.split(args.engine)
+    command = args.engine
     rows = [("start to uciok", lambda: start_to_uciok(command))]
     for action in ("isready", "stop", "quit"):
         rows.append((f"{action} during go infinite",
                      lambda action=action: during_search(command, action, args.variant)))
-    print(f"engine: {args.engine}   tries: {args.tries}   variant: {args.variant}")
+    print(f"engine: {shlex.join(command)}   tries: {args.tries}   variant: {args.variant}")
     print(f"{'measure':28} {'median ms':>10} {'worst ms':>10}")
     for name, measure in rows:
         samples = [measure() for _ in range(args.tries)]

@@ -16,7 +16,6 @@ and prints a Markdown table of seconds and peak memory (max RSS of the process):
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import subprocess
@@ -30,6 +29,7 @@ sys.path.insert(0, ROOT)
 
 from draughts_engine.game import Game  # noqa: E402
 from protocol.match.records import game_text  # noqa: E402
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 NAMES = ("alpha", "beta")
 OPENING_PLIES = 4
@@ -84,9 +84,9 @@ def timed(args: List[str]) -> Tuple[float, float, str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40000)
-    parser.add_argument("--pool", type=int, default=300, help="distinct movetexts (300)")
+    parser = OneLineParser(prog="match_resume.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=positive_int, default=40000)
+    parser.add_argument("--pool", type=positive_int, default=300, help="distinct movetexts (300)")
     parser.add_argument("--keep", metavar="FILE", help="write the match file here and keep it")
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="match-resume-")

@@ -21,7 +21,6 @@ process's peak resident size (``ru_maxrss``) after each step.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -36,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.game import Game  # noqa: E402
 from draughts_engine.pdn import read_games, stream_games  # noqa: E402
+from _cli import OneLineParser, positive_int, variant_name  # noqa: E402
 
 try:
     import resource
@@ -84,12 +84,12 @@ def traced_peak_mb(run: Callable[[], int]) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--pool", type=int, default=500, help="distinct games in the file")
-    parser.add_argument("--variant", default="english")
-    parser.add_argument("--max-plies", type=int, default=120)
-    parser.add_argument("--list-games", type=int, default=2_000,
+    parser = OneLineParser(prog="pdn_read.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=positive_int, default=100_000)
+    parser.add_argument("--pool", type=positive_int, default=500, help="distinct games in the file")
+    parser.add_argument("--variant", type=variant_name, default="english")
+    parser.add_argument("--max-plies", type=positive_int, default=120)
+    parser.add_argument("--list-games", type=positive_int, default=2_000,
                         help="games read into a list for the contrast row")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

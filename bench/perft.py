@@ -12,7 +12,6 @@ The counts are checked against the published perft numbers.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -21,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.perft import perft_make, perft_raw  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 EXPECTED = {
     "english": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564],
@@ -42,9 +42,9 @@ def best_of(repeat: int, fn, *args):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="perft.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=positive_int, default=3)
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     print(f"python {sys.version.split()[0]} ({sys.implementation.name})")

@@ -12,7 +12,6 @@ Exit status 1 when a count differs.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -21,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.perft import perft_raw  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
+from _cli import OneLineParser  # noqa: E402
 
 EXPECTED = {
     "frisian": [9, 81, 658, 3874, 21265, 102431, 540126, 2825779],
@@ -30,7 +30,7 @@ EXPECTED = {
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="perft_orthogonal.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="two plies less")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]} ({sys.implementation.name})")

@@ -13,7 +13,6 @@ a count is wrong, 2 for bad usage.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -24,6 +23,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 from draughts_engine.perft import perft  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 TABLE = os.path.join(HERE, "..", "tests", "data", "perft.txt")
 
@@ -43,10 +43,10 @@ def load(path: str = TABLE) -> List[Row]:
 
 
 def main(argv: List[str] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-nodes", type=int, default=5_000_000,
+    parser = OneLineParser(prog="perft_tables.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--max-nodes", type=positive_int, default=5_000_000,
                         help="deepest count to run per row (default 5,000,000)")
-    parser.add_argument("--min-nodes", type=int, default=250_001,
+    parser.add_argument("--min-nodes", type=positive_int, default=250_001,
                         help="shallowest count to run (default: what the tests leave out)")
     parser.add_argument("--only", default="", help="comma-separated row names")
     parser.add_argument("--list", action="store_true", help="list the rows and exit")

@@ -30,7 +30,6 @@ Measures (``--only``, comma-separated):
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -40,6 +39,7 @@ import subprocess
 import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from _cli import OneLineParser, positive_int  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -277,14 +277,14 @@ def version(command: List[str]) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="runtimes.py", description=__doc__.splitlines()[0])
     parser.add_argument("--cpython", default=sys.executable,
                         help="the CPython command (default: this Python)")
     parser.add_argument("--pypy", default="pypy3", help="the PyPy command (default: pypy3)")
     parser.add_argument("--quick", action="store_true", help="smaller depths")
-    parser.add_argument("--rounds", type=int, default=2,
+    parser.add_argument("--rounds", type=positive_int, default=2,
                         help="fresh processes per interpreter and measure (2)")
-    parser.add_argument("--tries", type=int, default=10, help="start-up tries (10)")
+    parser.add_argument("--tries", type=positive_int, default=10, help="start-up tries (10)")
     parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
     args = parser.parse_args(argv)
     only = args.only.split(",") if args.only else list(MEASURES)

@@ -11,7 +11,6 @@ the machine may be shared.  Node counts are deterministic.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -22,6 +21,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchInfo, SearchLimits  # noqa: E402
+from draughts_engine.search.limits import MAX_DEPTH  # noqa: E402
+from _cli import (OneLineParser, evaluation_name, int_in, positive_int,  # noqa: E402
+                  variant_name)
 
 #: (name, variant, FEN or None for the start position, depth, quick depth)
 POSITIONS: Tuple[Tuple[str, str, Optional[str], int, int], ...] = (
@@ -50,14 +52,17 @@ def run_position(variant: str, fen: Optional[str], depth: int, hash_mb: int,
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="search.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller depths")
-    parser.add_argument("--variant", help="only positions of this variant")
-    parser.add_argument("--depth", type=int, help="override every position's depth")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per position (best CPU time kept)")
-    parser.add_argument("--hash", type=int, default=16, help="hash size in MiB")
-    parser.add_argument("--eval", default="full", help="evaluation name")
+    parser.add_argument("--variant", type=variant_name, help="only positions of this variant")
+    parser.add_argument("--depth", type=int_in(1, MAX_DEPTH), help="override every position's depth")
+    parser.add_argument("--repeat", type=positive_int, default=1, help="runs per position (best CPU time kept)")
+    parser.add_argument("--hash", type=int_in(1, 1024), default=16, help="hash size in MiB")
+    parser.add_argument("--eval", type=evaluation_name, default="full", help="evaluation name")
     args = parser.parse_args(argv)
+    if args.variant and all(variant != args.variant for _, variant, *_ in POSITIONS):
+        parser.error(f"no bench position of {args.variant} (there are: "
+                     f"{', '.join(sorted({variant for _, variant, *_ in POSITIONS}))})")
 
     print(f"{'position':<22} {'depth':>5} {'cpu s':>8} {'wall s':>8} {'nodes':>10} {'knps':>7}  best")
     total_nodes = 0

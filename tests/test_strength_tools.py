@@ -35,6 +35,17 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--eval", "bogus"),
     ("bench/ladder_match.py", "--depths", "x"),
     ("bench/ladder_match.py", "--variant", "chess"),
+    ("bench/search.py", "--depth", "-3"),
+    ("bench/search.py", "--variant", "nope"),
+    ("bench/search.py", "--variant", "killer"),          # a variant without bench positions
+    ("bench/ladder.py", "--variant", "nope"),
+    ("bench/ladder.py", "--depths", "x"),
+    ("bench/latency.py", "--engine", "/nonexistent/engine"),
+    ("bench/perft.py", "--repeat", "0"),
+    ("bench/endgame.py", "--variant", "chess"),
+    ("bench/pdn_read.py", "--variant", "chess"),
+    ("bench/runtimes.py", "--rounds", "x"),
+    ("bench/ab.py", "--processes", "0"),
 ])
 def test_bad_usage_is_one_line_and_status_2(args) -> None:
     done = run(*args)
