@@ -22,6 +22,7 @@ import queue
 import sys
 import threading
 import traceback
+from dataclasses import replace
 from typing import Any, BinaryIO, Callable, Dict, List, Optional, TextIO, Union
 
 from draughts_engine import __version__
@@ -64,6 +65,11 @@ class _SearchJob(SearchJob):
         super().__init__(server.session, limits, hold, "search")
         self.server = server
         self.bounded = limits.is_bounded  # ends by itself (depth, nodes, movetime or clock)
+
+    def ponderhit(self) -> None:
+        super().ponderhit()
+        # a normal search from now on: it ends by itself when the go's other limits do
+        self.bounded = replace(self.limits, ponder=False).is_bounded
 
     def report(self, info: SearchInfo) -> None:
         self.server.send(format_info(info, self.board.move_texts(info.pv)))

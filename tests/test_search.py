@@ -273,6 +273,21 @@ def test_ponder_runs_until_ponderhit_then_obeys_its_limits() -> None:
     assert out["result"].best_move in position.legal_moves()
 
 
+def test_ponderhit_past_the_depth_limit_ends_the_running_iteration() -> None:
+    """``go ponder depth 2``, pondered to depth 6: the first poll after the ponderhit (in the
+    middle of iteration 7) ends the search, not the end of that iteration."""
+    from draughts_engine.search.budget import SearchAborted, SearchBudget
+
+    stop, ponderhit = threading.Event(), threading.Event()
+    budget = SearchBudget(SearchLimits(ponder=True, depth=2), True, stop, ponderhit, 0.0)
+    budget.first_iteration = False
+    budget.completed_depth = 6
+    budget.poll(1000)  # still pondering: searches on
+    ponderhit.set()
+    with pytest.raises(SearchAborted):
+        budget.poll(2000)
+
+
 def test_on_info_is_called_in_the_search_thread_after_each_iteration() -> None:
     infos: List[Tuple[SearchInfo, int]] = []
     Engine().search(Position.start("english"), SearchLimits(depth=5),

@@ -461,6 +461,22 @@ def test_a_block_of_lines_is_never_split_by_search_reports() -> None:
     assert all(lines[n:n + 10] == [f"board {i}" for i in range(10)] for n in starts)
 
 
+def test_end_of_input_after_ponderhit_lets_the_now_bounded_search_finish() -> None:
+    """After ``ponderhit`` a ``go ponder depth 8`` is a depth-8 search: the end of input
+    waits for it (as for a plain ``go depth 8``) instead of stopping it at once."""
+    import io
+
+    from protocol.server import Server
+
+    out = io.StringIO()
+    lines = b"setoption name Variant value international\nposition startpos\n" \
+            b"go ponder depth 8\nponderhit\n"
+    Server(io.BytesIO(lines), out).run()
+    answer = out.getvalue().splitlines()
+    assert [line for line in answer if line.startswith("bestmove")] == [answer[-1]]
+    assert any(line.startswith("info depth 8 ") for line in answer), answer[-3:]
+
+
 def test_no_report_after_the_final_line_written_for_a_stuck_search() -> None:
     """``end`` writes the final line for a search that does not stop in time; when that search
     comes back later, its reports are not written after the final line."""

@@ -35,9 +35,11 @@ class SearchBudget:
     ``depth_limit``, ``node_limit`` (None: none), ``soft`` / ``hard`` (seconds
     from ``clock_start``, None: no deadline), ``clock_start`` (the search start,
     or the ``ponderhit``), ``node_base`` (nodes searched before the ponderhit;
-    limits count from there) and ``first_iteration`` (set False by the driver
+    limits count from there), ``first_iteration`` (set False by the driver
     once depth 1 is complete: until then only ``stop`` ends the search, so
-    there is always a move).
+    there is always a move) and ``completed_depth`` (set by the driver after each
+    iteration: a ponder search past the depth limit of its ``go`` ends at the
+    first poll after the ponderhit).
     """
 
     def __init__(self, limits: SearchLimits, white_to_move: bool, stop: threading.Event,
@@ -58,6 +60,7 @@ class SearchBudget:
         self.clock_start = start
         self.node_base = 0
         self.first_iteration = True
+        self.completed_depth = 0
 
     def check_ponderhit(self, nodes: int) -> None:
         """After ``ponderhit``: apply the limits of ``go ponder``, counted from now
@@ -73,7 +76,7 @@ class SearchBudget:
             self.soft, self.hard = times.soft, times.hard
 
     def poll(self, nodes: int) -> int:
-        """Check stop, ponderhit, node limit and hard deadline after ``nodes`` nodes.
+        """Check stop, ponderhit, depth and node limits and hard deadline after ``nodes`` nodes.
 
         Returns the node count at which to poll next; raises
         :class:`SearchAborted` when the search must end.
@@ -85,6 +88,8 @@ class SearchBudget:
             self.check_ponderhit(nodes)
         if self.first_iteration:
             return next_poll
+        if self.completed_depth >= self.depth_limit:  # (only after a ponderhit, past it)
+            raise SearchAborted
         node_limit = self.node_limit
         if node_limit is not None:
             if nodes - self.node_base >= node_limit:

@@ -135,7 +135,7 @@ class PvsSearch:
                 tree.new_iteration()
                 score, move = search_window(tree.root_search, depth, best_score)
                 budget.first_iteration = False
-                completed = depth
+                budget.completed_depth = completed = depth
                 nodes, seldepth = tree.counters()
                 done_seldepth = max(seldepth, depth)
                 best_move, best_score = move, score
