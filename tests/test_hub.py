@@ -699,12 +699,24 @@ def test_started_with_the_hub_argument_it_speaks_hub_from_the_first_line() -> No
     assert sum(line.startswith("done move=") for line in lines) == 1
 
 
+def test_a_level_limit_given_twice_counts_with_its_smaller_value() -> None:
+    from protocol.hub.server import HubLevel
+
+    level = HubLevel()
+    for name, value in (("depth", "5"), ("depth", "2"), ("depth", "7"), ("move-time", "3"),
+                        ("move-time", "1.5"), ("nodes", "900"), ("nodes", "1000")):
+        level.set(name, value)
+    limits, _ = level.limits("think")
+    assert (limits.depth, limits.movetime_ms, limits.nodes) == (2, 1500, 900)
+
+
 def test_only_spaces_and_tabs_separate_hub_words_and_numbers_are_ascii(peer: HubPeer) -> None:
     for bad, start in (("set-param name=hash value=\"\u00a032\u00a0\"",
                         "set-param: hash needs an integer"),
                        ("set-param\u00a0name=ponder value=true", "syntax: expected a name"),
                        ("level move-time=\u0663", "level: move-time needs a number of seconds"),
                        ("level time=1_0", "level: time needs a number of seconds"),
+                       ("level time=1e400", "level: time is out of range"),
                        ("pos start moves=\"32-28\u00a019-23\"", "pos: illegal move 32-28")):
         peer.send(bad)
         errors = peer.ping()

@@ -104,14 +104,15 @@ class HubLevel:
             return
         if value is None:
             raise _HubError(f"level: {name} needs a value")
+        # a limit given twice: the smaller is the first reached
         if name == "depth":
-            self.depth = _int_value(name, value, *LIMIT_RANGES["depth"])
+            self.depth = _smaller(self.depth, _int_value(name, value, *LIMIT_RANGES["depth"]))
         elif name == "nodes":
-            self.nodes = _int_value(name, value, *LIMIT_RANGES["nodes"])
+            self.nodes = _smaller(self.nodes, _int_value(name, value, *LIMIT_RANGES["nodes"]))
         elif name == "moves":
             self.moves = _int_value(name, value, 0, LIMIT_RANGES["movestogo"][1])
         elif name == "move-time":
-            self.move_time = _seconds_value(name, value)
+            self.move_time = _smaller(self.move_time, _seconds_value(name, value))
         elif name == "time":
             self.time = _seconds_value(name, value)
         else:
@@ -133,6 +134,11 @@ class HubLevel:
                               movetime_ms=None if move_time is None else max(1, _ms(move_time)),
                               ponder=ponder, **clock)
         return limits, ponder
+
+
+def _smaller(old: Optional[Any], new: Any) -> Any:
+    """``new``, or ``old`` when that was set and is smaller."""
+    return new if old is None or new < old else old
 
 
 def _ms(seconds: float) -> int:
@@ -173,6 +179,8 @@ def _seconds_value(name: str, value: str) -> float:
         number = math.nan
     if math.isnan(number) or number == -math.inf:
         raise _HubError(f"level: {name} needs a number of seconds, got {hub_value(text)}")
+    if number == math.inf:  # a decimal beyond float range (1e400): not a time either
+        raise _HubError(f"level: {name} is out of range, got {hub_value(text)}")
     return min(max(0.0, number), MAX_TIME_MS / 1000.0)
 
 
