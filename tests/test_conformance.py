@@ -267,7 +267,7 @@ def test_validate_handshake(index, line, message):
 
 def test_parse_only_and_args():
     assert parse_only("1,3, 5-7") == {1, 3, 5, 6, 7}
-    for bad in ("x", "3-1", "1,,2"):
+    for bad in ("x", "3-1", "1,,2", "1-", "2-,3"):
         with pytest.raises(UsageError):
             parse_only(bad)
     config, listing = parse_args(["--variant", "standard", "--only", "2-3", "--", "eng", "-x"])

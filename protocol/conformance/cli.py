@@ -58,9 +58,11 @@ def parse_only(text: str) -> FrozenSet[int]:
     """``1,3,5-7`` -> {1, 3, 5, 6, 7}; raises :class:`UsageError`."""
     numbers: Set[int] = set()
     for part in text.split(","):
-        low, _, high = part.strip().partition("-")
+        low, dash, high = part.strip().partition("-")
         try:
-            first, last = int(low), int(high or low)
+            if dash and not high.strip():  # "1-": a range needs its end
+                raise ValueError(part)
+            first, last = int(low), int(high if dash else low)
         except ValueError:
             raise UsageError(f"--only: bad check number or range {part.strip()!r}") from None
         if first > last:

@@ -34,7 +34,7 @@ def run_suite(config: Config, out: TextIO,
             remaining = deadline - time.monotonic()
             if remaining <= 1.0:
                 result = CheckResult(check.number, check.name, FAIL,
-                                     f"not run: the suite's budget of {config.total_timeout:.0f} s "
+                                     f"not run: the suite's budget of {config.total_timeout:g} s "
                                      "is exhausted", 0.0)
             else:
                 result = harness.run(check, min(check.budget(config), remaining))
