@@ -70,6 +70,12 @@ class SearchJob:
                         self.log(f"ponderhit failed: {exc!r}")
             self.release.set()
 
+    @property
+    def stopping(self) -> bool:
+        """True once the search was told to end (:meth:`stop`, :meth:`end`, or a ponderhit
+        that ends it): its final line is on its way."""
+        return self.stop_event.is_set()
+
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Wait up to ``timeout`` seconds (None: for ever) for the final line; True once written."""
         return self.finished.wait(timeout)

@@ -40,6 +40,9 @@ ENGINE_AUTHOR = "the draughts-engine authors"
 _EOF = object()
 QUIT_WAIT = 0.8
 """Seconds ``quit`` waits for a search to write its own bestmove before writing one for it."""
+STOPPED_SEARCH_WAIT = 10.0
+"""Seconds a command that needs the engine idle waits, after ``stop``, for the stopped search
+to write its ``bestmove`` (then it is handled; a search still running by then: ``busy``)."""
 
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
@@ -214,9 +217,13 @@ class Server:
             from .hub.server import HubServer
             HubServer(self).run()  # Hub v2 for the rest of the session (PROTOCOL.md 10)
             return True
-        if self.current_job() is not None and not command.allowed_during_search:
-            self.error(f"busy: {command.word} during search")
-            return False
+        job = self.current_job()
+        if job is not None and not command.allowed_during_search:
+            # After stop the search ends within moments: the GUI's next command (position,
+            # go, ...) waits for its bestmove, as UCI GUIs expect, instead of being refused.
+            if not (job.stopping and job.wait(STOPPED_SEARCH_WAIT)):
+                self.error(f"busy: {command.word} during search")
+                return False
         try:
             self._handlers[type(command)](command)
         except (SessionError, OptionError, cmd.CommandError) as exc:

@@ -461,6 +461,20 @@ def test_a_block_of_lines_is_never_split_by_search_reports() -> None:
     assert all(lines[n:n + 10] == [f"board {i}" for i in range(10)] for n in starts)
 
 
+def test_commands_right_after_stop_wait_for_the_bestmove_instead_of_busy() -> None:
+    """A GUI that sends ``position`` and ``go`` straight after ``stop`` (without waiting for
+    ``bestmove``) gets them handled once the stopped search has answered, in order."""
+    script = "".join("go infinite\nstop\nposition startpos moves 11-15\ngo depth 1\nstop\n"
+                     for _ in range(30)) + "quit\n"
+    done = subprocess.run(SERVER, input=script, text=True, capture_output=True, timeout=300)
+    lines = done.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("error")]
+    bestmoves = [line for line in lines if line.startswith("bestmove")]
+    assert len(bestmoves) == 60
+    assert all(line.split()[1] in ("23-19", "22-18", "22-17", "21-17", "24-20", "24-19", "23-18")
+               for line in bestmoves[1::2])  # each go depth 1 searched the position after 11-15
+
+
 def test_end_of_input_after_ponderhit_lets_the_now_bounded_search_finish() -> None:
     """After ``ponderhit`` a ``go ponder depth 8`` is a depth-8 search: the end of input
     waits for it (as for a plain ``go depth 8``) instead of stopping it at once."""
