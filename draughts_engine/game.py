@@ -244,6 +244,16 @@ class Game:
     def result(self) -> GameResult:
         """The game state after the last move: a win, a draw (with the rule) or ongoing."""
         position = self.position
+        if self.variant.goal == CROWN_GOAL and position.kings:
+            # Breakthrough ends with the first king, and so does a position set up with one
+            # (with a king on both sides: credited to the side that moved last).
+            white_king = bool(position.kings & position.white)
+            black_king = bool(position.kings & position.black)
+            if white_king and black_king:
+                crowned = "black" if position.white_to_move else "white"
+            else:
+                crowned = "white" if white_king else "black"
+            return GameResult(crowned, f"{crowned} crowned a king", "no-moves")
         if not position.raw_moves():
             loser_moves = position.turn
             winner = "black" if position.white_to_move else "white"
@@ -251,8 +261,6 @@ class Game:
             if goal == LOSE_GOAL:  # antidraughts: out of moves (or pieces) is a win
                 return GameResult(loser_moves, f"{loser_moves} has no legal move and wins",
                                   "no-moves")
-            if goal == CROWN_GOAL and position.kings:
-                return GameResult(winner, f"{winner} crowned a king", "no-moves")
             return GameResult(winner, f"{position.turn} has no legal move", "no-moves")
         if not (position.black if position.white_to_move else position.white):
             # A position set up with the side not to move out of pieces (no game reaches

@@ -169,6 +169,16 @@ def test_a_side_without_pieces_has_lost_even_when_not_to_move(variant, fen, winn
     assert "has no pieces" in result.reason and result.code == "no-moves"
 
 
+@pytest.mark.parametrize("fen,winner", [
+    ("W:WK1,46:B5,20", "white"),     # set up after White crowned: over, even with White to move
+    ("B:WK1,46:B5,20", "white"),
+    ("W:W46:BK5,20", "black"),
+])
+def test_breakthrough_position_with_a_king_is_won_by_its_owner(fen, winner):
+    result = Game("breakthrough", fen=fen).result()
+    assert result.is_over and result.outcome == winner and "crowned a king" in result.reason
+
+
 def test_capturing_the_last_piece_wins():
     game = Game("english", fen="W:W22:B18")
     assert game.result().outcome is None and game.result().score_text() == "*"
