@@ -108,7 +108,11 @@ class Position:
             if colour not in ("W", "B"):
                 if part[0] in "HhFf" and part[1:].isdigit():
                     continue  # move counters from some tools
-                raise InvalidFenError(f"FEN {clip(fen)}: field {clip(part, 16)} must start with W or B")
+                if part[0] in "HhFf":
+                    raise InvalidFenError(f"FEN {clip(fen)}: move counter {clip(part, 16)} must be "
+                                          f"{part[0]} and a number (it is otherwise ignored)")
+                raise InvalidFenError(f"FEN {clip(fen)}: field {clip(part, 16)} must start with "
+                                      f"W or B (or be a move counter H<n> or F<n>)")
             if colour in seen:
                 raise InvalidFenError(f"FEN {clip(fen)}: colour {colour} given twice")
             seen[colour] = True

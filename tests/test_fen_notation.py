@@ -358,3 +358,14 @@ def test_a_full_path_names_its_capture_even_inside_a_longer_one() -> None:
         assert parse_move(position, move.pdn()) == move  # every move's own text round-trips
     with pytest.raises(AmbiguousMoveError):
         parse_move(position, "2x4")
+
+
+def test_fen_move_counters_are_skipped_and_a_bad_one_is_named():
+    from draughts_engine.errors import InvalidFenError
+    from draughts_engine.position import Position
+
+    assert Position.from_fen("W:W31:B1:H0:F1", "international").fen() == "W:W31:B1"
+    with pytest.raises(InvalidFenError, match="move counter 'Hx'"):
+        Position.from_fen("W:W31:B1:Hx", "international")
+    with pytest.raises(InvalidFenError, match="must start with W or B"):
+        Position.from_fen("W:W31:B1:Zz", "international")
