@@ -25,8 +25,10 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("tools/sprt.py", "--movetime", "0"),
     ("tools/sprt.py", "--new-option", "Hash"),
     ("tools/tune_eval.py",),
-    ("tools/tune_eval.py", "fit", "--variant", "chess", "x.pdn"),
-    ("tools/tune_eval.py", "fit", "no/such/file.pdn"),
+    ("tools/tune_eval.py", "fit", "--variant", "chess", "x.pdn", "--out", "w.json"),
+    ("tools/tune_eval.py", "fit", "no/such/file.pdn", "--out", "w.json"),
+    ("tools/tune_eval.py", "fit", "tests/data/x.pdn"),                 # no --out: never the shipped file
+    ("tools/tune_eval.py", "fit", "--variant", "russian,brazilian", "x.pdn", "--out", "w.json"),
     ("tools/sprt.py",),
     ("tools/tune_eval.py", "selfplay", "--out", "no/such/folder/x.pdn", "--games", "1"),
     ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--random-plies", "abc"),
@@ -104,3 +106,11 @@ def test_selfplay_then_fit_gives_weights_the_engine_reads(tmp_path: Path) -> Non
     assert data["board"] == 8 and data["games"] == 4
     weights = evalmodel.load_weights(get_variant("english"), str(out))
     assert weights and set(weights) <= set(evalmodel.feature_names(get_variant("english")))
+
+
+def test_fit_on_a_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    latin1 = tmp_path / "latin1.pdn"
+    latin1.write_bytes(b'[GameType "21"]\n[Event "caf\xe9"]\n[Result "1-0"]\n\n1. 11-15 23-19 1-0\n')
+    done = run("tools/tune_eval.py", "fit", str(latin1), "--out", str(tmp_path / "w.json"))
+    assert done.returncode == 2 and "cannot read" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

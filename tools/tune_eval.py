@@ -40,8 +40,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from draughts_engine.evaluate import evaluation_names, evaluator  # noqa: E402
-from draughts_engine.evalmodel import (feature_names, features, fitted_weights,  # noqa: E402
-                                       weights_path)
+from draughts_engine.evalmodel import feature_names, features, fitted_weights  # noqa: E402
 from draughts_engine.game import Game  # noqa: E402
 from draughts_engine.pdn import stream_games  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
@@ -152,7 +151,14 @@ def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_p
         except OSError as exc:
             raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
         with handle:
-            for record in stream_games(handle, variants[0], source=path, strict=False):
+            records = stream_games(handle, variants[0], source=path, strict=False)
+            while True:
+                try:
+                    record = next(records)
+                except StopIteration:
+                    break
+                except (UnicodeDecodeError, OSError, EOFError) as exc:  # not UTF-8, broken .gz
+                    raise UsageError(f"cannot read {path}: {exc}") from None
                 number += 1
                 game = record.game
                 if game is None or record.error or game.variant.name not in names:
@@ -337,10 +343,7 @@ def fit(args: argparse.Namespace) -> int:
     print(json.dumps(report), file=sys.stderr)
     fitted = fitted_weights(names, list(weights))
     for variant in variants:
-        out = args.out if len(variants) == 1 else None
-        out = out or weights_path(variant)
-        if args.out and len(variants) > 1:
-            out = args.out.replace("{variant}", variant.name)
+        out = args.out.replace("{variant}", variant.name)
         data = {
             "variant": variant.name, "board": variant.size,
             "method": "logistic regression of game results (Texel), tools/tune_eval.py",
@@ -376,8 +379,11 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     tune.add_argument("files", nargs="+")
     tune.add_argument("--variant", default="english",
                       help="a variant, or several of one board size: russian,brazilian")
-    tune.add_argument("--out", help="weights file (default: the engine's data file; "
-                      "{variant} is replaced when several)")
+    tune.add_argument("--out", required=True,
+                      help="the weights file to write ({variant} is replaced when several "
+                           "variants are fitted); the engine reads "
+                           "draughts_engine/data/weights-<variant>.json, so name that file to "
+                           "replace its weights")
     tune.add_argument("--skip-plies", type=int, default=8)
     tune.add_argument("--l2", type=float, default=1e-4)
     tune.add_argument("--square-l2", type=float, default=10.0,
@@ -413,6 +419,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
             get_variant(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.command == "fit" and "," in args.variant and "{variant}" not in args.out:
+        raise UsageError("--out needs {variant} in its name when several variants are fitted")
     return args
 
 
