@@ -100,6 +100,7 @@ class MatchRunner:
         self.failure: Optional[str] = None
         self.failure_status = 1
         self._pdn_handle: Optional[IO[str]] = None
+        self._stoppers: List[threading.Thread] = []  # threads stopping engines (interruption)
         self.head = PairStats(config.engines[0].name, "the field")
         self._progress_open = False
 
@@ -343,6 +344,19 @@ class MatchRunner:
                 except OSError:
                     pass
                 self._pdn_handle = None
+            self._await_stoppers()
+
+    def _await_stoppers(self) -> None:
+        """Wait for the threads that stop engines after an interruption (each is done within
+        about a second: quit, terminate, kill). A Ctrl-C meanwhile is let go: no engine may
+        outlive the runner, and nothing must be left for the interpreter to wait for at exit,
+        where a Ctrl-C prints a traceback."""
+        for thread in self._stoppers:
+            while thread.is_alive():
+                try:
+                    thread.join()
+                except KeyboardInterrupt:
+                    pass
 
     def _run(self) -> int:
         config = self.config
@@ -433,10 +447,12 @@ class MatchRunner:
             except Exception:  # noqa: BLE001 - best effort while the match is being stopped
                 pass
 
-        # One thread per engine, all at once, and not daemons: a second Ctrl-C ends the
-        # runner at once, and the interpreter still waits for these before the process exits.
+        # One thread per engine, all at once: a second Ctrl-C stops waiting for the games,
+        # and run() still waits for these (not daemons either) before it returns.
         for slot in slots:
-            threading.Thread(target=discard, args=(slot,), name="match-stop-engine").start()
+            thread = threading.Thread(target=discard, args=(slot,), name="match-stop-engine")
+            thread.start()
+            self._stoppers.append(thread)
 
     def _finished(self, record: GameRecord, total: int) -> None:
         """A game came back from a worker: count it, write it, show it, check the SPRT."""
