@@ -1,8 +1,9 @@
 """Resume and merge on a large match file: how long ``--resume`` and ``merge`` take to read it.
 
 Writes a PDN file of ``--games`` finished games (default 40,000) of a two-engine match, as
-draughts-match writes them (every game's tags, ``{end of opening}``, the reason comment; the
-movetexts come from a pool of random legal games), then times, each in a fresh process:
+draughts-match writes them (every game's tags, ``{end of opening}``, the reason comment; each
+game opens with the opening the plan gives it, as ``--resume`` checks, and goes on with random
+legal moves, one movetext per distinct opening), then times, each in a fresh process:
 
 * ``draughts-match ... --games N --pdn FILE --resume``: reads the file, finds every game of the
   plan done, prints the table (no engine is started);
@@ -22,12 +23,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from draughts_engine.game import Game  # noqa: E402
+from protocol.match.openings import Opening, generate_openings  # noqa: E402
 from protocol.match.records import game_text  # noqa: E402
 from _cli import OneLineParser, positive_int  # noqa: E402
 
@@ -35,12 +36,12 @@ NAMES = ("alpha", "beta")
 OPENING_PLIES = 4
 
 
-def pool_of_games(count: int, seed: int) -> List[Tuple[str, str, int]]:
-    """``count`` random legal English games: (movetext, result, plies)."""
+def pool_of_games(openings: List[Opening], seed: int) -> Dict[Opening, Tuple[str, str, int]]:
+    """A random legal English game from each of ``openings``: (movetext, result, plies)."""
     rng = random.Random(seed)
-    pool = []
-    for _ in range(count):
-        game = Game("english")
+    pool = {}
+    for opening in dict.fromkeys(openings):
+        game = opening.game("english")
         while not game.result().is_over and game.ply < 160:
             moves = game.legal_moves()
             game.push(moves[rng.randrange(len(moves))])
@@ -48,21 +49,23 @@ def pool_of_games(count: int, seed: int) -> List[Tuple[str, str, int]]:
         result = state.score_text() if state.is_over else "1/2-1/2"
         text = game_text(game, {"Result": result}, "a reason for the end of the game",
                          OPENING_PLIES)
-        pool.append((text.split("\n\n")[1], result, game.ply))
+        pool[opening] = (text.split("\n\n")[1], result, game.ply)
     return pool
 
 
-def write_match(path: str, games: int, pool: List[Tuple[str, str, int]]) -> None:
+def write_match(path: str, games: int, openings: List[Opening],
+                pool: Dict[Opening, Tuple[str, str, int]]) -> None:
     """``games`` games of the plan of alpha vs beta, in index order."""
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         for index in range(games):
-            movetext, result, plies = pool[index % len(pool)]
+            opening = openings[index // 2]
+            movetext, result, plies = pool[opening]
             white, black = NAMES if index % 2 == 0 else NAMES[::-1]
             out.write(f'[Event "bench"]\n[Site "?"]\n[Date "2026.11.23"]\n'
                       f'[Round "{index + 1}"]\n[White "{white}"]\n[Black "{black}"]\n'
                       f'[Result "{result}"]\n[GameType "21"]\n[Termination "normal"]\n'
                       f'[PlyCount "{plies}"]\n[WhiteLimits "depth=1"]\n'
-                      f'[BlackLimits "depth=1"]\n[Opening "random 4 plies #{index // 2 + 1}"]\n'
+                      f'[BlackLimits "depth=1"]\n[Opening "{opening.label}"]\n'
                       f'\n{movetext}\n\n')
 
 
@@ -86,13 +89,13 @@ def timed(args: List[str]) -> Tuple[float, float, str]:
 def main(argv=None) -> int:
     parser = OneLineParser(prog="match_resume.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int, default=40000)
-    parser.add_argument("--pool", type=positive_int, default=300, help="distinct movetexts (300)")
     parser.add_argument("--keep", metavar="FILE", help="write the match file here and keep it")
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="match-resume-")
     path = args.keep or os.path.join(folder, "big.pdn")
     started = time.monotonic()
-    write_match(path, args.games, pool_of_games(args.pool, 1))
+    openings = generate_openings("english", OPENING_PLIES, (args.games + 1) // 2, 1)  # seed 1
+    write_match(path, args.games, openings, pool_of_games(openings, 1))
     size = os.path.getsize(path)
     print(f"{args.games} games, {size / 2 ** 20:.1f} MiB, written in "
           f"{time.monotonic() - started:.1f} s: {path}", flush=True)

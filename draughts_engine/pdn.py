@@ -1,14 +1,15 @@
 """PDN (Portable Draughts Notation) games: write one, read many, stream any number.
 
-Writing (:func:`write_game`, also ``Game.to_pdn``): the seven standard tags,
+Writing (:func:`write_game`, also ``Game.to_pdn``; a tag value is always one
+line, its control characters made spaces): the seven standard tags,
 ``[GameType]``, ``[SetUp]``/``[FEN]`` when needed, numbered moves in the
 variant's notation (algebraic for Russian and Brazilian) and the result; see
 :mod:`.pdn_writer`.
 
 Reading: a collection of games; tags, move numbers (``12.`` and ``12...``),
 comments (``{...}`` and ``;`` to the end of the line), variations
-(``(...)``, nested), NAGs (``$3``) and move suffixes (``!?``) are handled and
-skipped; moves in numbers or (8x8) algebraic squares, ``x`` or ``:`` for
+(``(...)``, nested), NAGs (``$3``), move suffixes (``!?``), escape lines
+(``%`` in the first column) and a byte order mark are handled and skipped; moves in numbers or (8x8) algebraic squares, ``x`` or ``:`` for
 captures.  Every move is checked against the rules.  Errors raise
 :class:`InvalidPdnError` naming the source and line of the problem.
 

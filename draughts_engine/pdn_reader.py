@@ -2,7 +2,9 @@
 
 The lexer (:func:`tokens`) turns lines into tags, words and result tokens
 and skips comments (``{...}``, ``;`` to the end of the line), variations
-(``(...)``, nested) and their comments, whatever lines they span.  The reader
+(``(...)``, nested) and their comments, whatever lines they span, and the
+PDN escape lines (a ``%`` in the first column, outside a comment: the whole
+line is ignored).  A byte order mark at the start of the input is skipped.  The reader
 (:func:`stream_records`) turns tokens into games through a small interface,
 so that this module needs no game class: ``make_game(variant, fen)`` returns
 an object with a ``tags`` dict and ``push(move_text)``; :mod:`.pdn` passes
@@ -13,7 +15,8 @@ file of a million games is read in the memory of one.
 Every problem is an :class:`InvalidPdnError` naming the source and the
 1-based line: a stray ``}``, ``]`` or ``)``, an unterminated tag, comment or
 variation, a malformed tag, an unknown ``GameType``, a bad FEN, a bad or
-illegal move.  Numbers of any length are read without conversion errors.
+illegal move, bytes that are not text in the encoding.  Numbers of any
+length are read without conversion errors.
 
 >>> [t.text for t in tokens(["[Event \\"x\\"] 1. 11-15 {a", "comment} (9-14 {c}) 23-19 *"], "s")]
 ['Event "x"', '1.', '11-15', '23-19', '*']
@@ -55,16 +58,20 @@ class Token(NamedTuple):
 
 
 def _tag_end(line: str, start: int) -> int:
-    """Index of the ``]`` closing a tag whose text starts at ``start`` (quotes respected), or -1."""
+    """Index of the ``]`` closing a tag whose text starts at ``start``, or -1: a ``]`` inside
+    a string does not close it, and in a string a backslash escapes the next character."""
     in_string = False
-    previous = ""
-    for index in range(start, len(line)):
+    index, length = start, len(line)
+    while index < length:
         ch = line[index]
-        if ch == '"' and previous != "\\":
+        if in_string and ch == "\\":
+            index += 2
+            continue
+        if ch == '"':
             in_string = not in_string
         elif ch == "]" and not in_string:
             return index
-        previous = ch
+        index += 1
     return -1
 
 
@@ -78,6 +85,8 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
     depth = 0             # nesting of the open variation
     variation_line = 0
     for number, line in enumerate(lines, 1):
+        if not comment_line and line.startswith("%"):
+            continue  # an escape line: the rest of it is for other programs
         index, length = 0, len(line)
         while index < length:
             if comment_line:
@@ -179,12 +188,29 @@ def _small_int(text: str, digits: int = 6) -> Optional[int]:
     return None
 
 
+def _unescape(text: str) -> str:
+    """A PDN string's text: ``\\"`` is ``"`` and ``\\\\`` is ``\\`` (any other backslash stays)."""
+    if "\\" not in text:
+        return text
+    out: List[str] = []
+    index, length = 0, len(text)
+    while index < length:
+        ch = text[index]
+        if ch == "\\" and index + 1 < length and text[index + 1] in '"\\':
+            ch = text[index + 1]
+            index += 1
+        out.append(ch)
+        index += 1
+    return "".join(out)
+
+
 def _parse_tag(raw: str) -> Optional[Tuple[str, str]]:
     name, _, rest = raw.strip().partition(" ")
     rest = rest.strip()
-    if not name or len(rest) < 2 or rest[0] != '"' or rest[-1] != '"':
+    if (not name or len(rest) < 2 or rest[0] != '"' or rest[-1] != '"'
+            or not name.isprintable() or '"' in name):
         return None
-    return name, rest[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    return name, _unescape(rest[1:-1])
 
 
 def _cut(text: str, limit: int = 64) -> str:
@@ -202,26 +228,56 @@ MakeGame = Callable[[Variant, Optional[str]], Any]
 
 
 class _Lines:
-    """The source's lines as text, keeping those of the open game for :attr:`PdnGame.text`."""
+    """The source's lines as text, keeping those of the open game for :attr:`PdnGame.text`.
 
-    def __init__(self, raw: Iterable[Any], source: str, encoding: str) -> None:
+    A line of bytes that does not decode raises :class:`InvalidPdnError` when ``strict``;
+    otherwise it is decoded with replacement characters and ``(line, message)`` is queued in
+    :attr:`bad` for the reader to record on the game (:func:`_with_bad_lines`).
+    """
+
+    def __init__(self, raw: Iterable[Any], source: str, encoding: str,
+                 strict: bool = True) -> None:
         self.raw = raw
         self.source = source
         self.encoding = encoding
+        self.strict = strict
         self.kept: List[Tuple[int, str]] = []
         self.keeping = False
+        self.bad: List[Tuple[int, str]] = []
+
+    def _decode(self, line: bytes, number: int) -> str:
+        try:
+            return line.decode(self.encoding)
+        except UnicodeDecodeError as exc:
+            message = f"not {self.encoding} text ({exc.reason})"
+            if self.strict:
+                raise InvalidPdnError(f"{self.source}:{number}: {message}") from None
+            self.bad.append((number, message))
+            return line.decode(self.encoding, "replace")
+        except LookupError:
+            raise InvalidPdnError(f"unknown text encoding {clip(self.encoding)}") from None
+
+    def _numbered(self) -> Iterator[Tuple[int, Any]]:
+        """The raw lines with their numbers; a text file that cannot decode its bytes is an
+        :class:`InvalidPdnError` (its reader cannot go on after that)."""
+        iterator = iter(self.raw)
+        number = 0
+        while True:
+            number += 1
+            try:
+                line = next(iterator)
+            except StopIteration:
+                return
+            except UnicodeDecodeError as exc:
+                raise InvalidPdnError(f"{self.source}:{number}: not text in the file's "
+                                      f"encoding ({exc.encoding}: {exc.reason})") from None
+            yield number, line
 
     def __iter__(self) -> Iterator[str]:
         kept = self.kept
-        for number, line in enumerate(self.raw, 1):
+        for number, line in self._numbered():
             if isinstance(line, (bytes, bytearray)):
-                try:
-                    line = bytes(line).decode(self.encoding)
-                except UnicodeDecodeError as exc:
-                    raise InvalidPdnError(f"{self.source}:{number}: not {self.encoding} text "
-                                          f"({exc.reason})") from None
-                except LookupError:
-                    raise InvalidPdnError(f"unknown text encoding {clip(self.encoding)}") from None
+                line = self._decode(bytes(line), number)
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if not self.keeping:
@@ -250,15 +306,18 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
     input in errors (default: the path or file name, else ``<pdn>``).  With
     ``strict`` the first problem raises :class:`InvalidPdnError`; without, the
     game it is in is yielded with ``error`` set and reading goes on at the
-    next game.  Undecodable bytes always raise.  With ``make_game`` None no
+    next game (bytes that do not decode are such a problem, read on as
+    replacement characters; a text file that cannot decode its own lines
+    raises).  With ``make_game`` None no
     game is built: moves are neither replayed nor checked, FEN tags not read.
     """
     raw, handle, default_name = open_lines(pdn, encoding)
     name = source if source is not None else default_name
     default = get_variant(variant) if variant is not None else None
     try:
-        lines = _Lines(raw, name, encoding)
-        yield from _Reader(make_game, default, name, strict, lines).run(tokens(lines, name))
+        lines = _Lines(raw, name, encoding, strict)
+        items = _with_bad_lines(tokens(lines, name), lines)
+        yield from _Reader(make_game, default, name, strict, lines).run(items)
     except InvalidPdnError as exc:
         if isinstance(pdn, str) and "\n" not in pdn and pdn.strip().lower().endswith(".pdn"):
             raise InvalidPdnError(f"{exc} (a str is read as PDN text: pass a pathlib.Path "
@@ -267,6 +326,28 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
     finally:
         if handle is not None:
             handle.close()
+
+
+def _with_bad_lines(items: Iterable[Token], lines: _Lines) -> Iterator[Token]:
+    """``items`` with an ``error`` token for each line ``lines`` could not decode, placed
+    before the first token of a later line, and after a tag that opens its own line (so the
+    problem belongs to the game of that tag)."""
+    bad = lines.bad
+    for item in items:
+        if bad and bad[0][0] <= item.line:
+            if item.kind == "tag" and bad[0][0] == item.line:
+                yield item
+                while bad and bad[0][0] <= item.line:
+                    number, message = bad.pop(0)
+                    yield Token("error", message, number)
+                continue
+            while bad and bad[0][0] <= item.line:
+                number, message = bad.pop(0)
+                yield Token("error", message, number)
+        yield item
+    while bad:
+        number, message = bad.pop(0)
+        yield Token("error", message, number)
 
 
 class _Reader:

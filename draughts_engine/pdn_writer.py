@@ -4,6 +4,11 @@ The writer reads a game record through a small interface (``variant``,
 ``start`` position, ``moves``, ``tags`` and ``result()``), so that
 :class:`~.game.Game` can use it without this module knowing the class.
 
+Tag values are written on one line whatever they hold: a control character
+(a line break, a tab, ...) or a Unicode line separator becomes a space, and
+``"`` and ``\\`` are escaped with a backslash, as PDN strings are
+(:func:`tag_value`, :func:`tag_line`).
+
 Output: the seven standard tags (Event, Site, Date, Round, White, Black,
 Result), ``[GameType "<n>"]`` (the variant's PDN number), ``[SetUp "1"]``
 and ``[FEN ...]`` when the game does not start from the variant's start
@@ -33,15 +38,41 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from .notation import format_move, resolve_notation
 from .variants import WHITE
 
-__all__ = ["write_game", "SEVEN_TAGS", "tag_line", "comment_token", "wrap_tokens"]
+__all__ = ["write_game", "SEVEN_TAGS", "tag_line", "tag_value", "comment_token",
+           "wrap_tokens"]
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 """The tags every PDN game carries, in their order."""
 
+_ONE_LINE = {code: " " for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+"""``str.translate`` table: the C0 and C1 control characters, DEL and the Unicode line and
+paragraph separators (what ``str.splitlines`` or a terminal may break a line at) to a space."""
+
+_NOT_IN_NAMES = frozenset(' "]')
+
+
+def tag_value(value: str) -> str:
+    """``value`` as a tag carries it: control characters and line separators made spaces.
+
+    >>> tag_value("Club\\nnight\\t2")
+    'Club night 2'
+    """
+    return value.translate(_ONE_LINE)
+
 
 def tag_line(name: str, value: str) -> str:
-    """One PDN tag line, the value quoted: ``[White "a \\"b\\""]``."""
-    return f'[{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+    """One PDN tag line, the value quoted (:func:`tag_value`, then ``\\`` and ``"`` escaped).
+
+    >>> print(tag_line("White", 'a "b"\\nc'))
+    [White "a \\"b\\" c"]
+
+    Raises ValueError for a name no reader could take back (empty, or with a space, a
+    control character, ``"`` or ``]``).
+    """
+    if not name or not _NOT_IN_NAMES.isdisjoint(name) or name != tag_value(name):
+        raise ValueError(f"not a PDN tag name: {name!r}")
+    escaped = tag_value(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
 
 
 def comment_token(text: str) -> str:

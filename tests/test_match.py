@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -38,6 +39,7 @@ from protocol.match import (
     TimeControl,
     build_plan,
     config_from_args,
+    main,
     merge_main,
     parse_engine,
     read_records,
@@ -309,6 +311,117 @@ def test_shards_merged_equal_the_whole_match(tmp_path, capsys):
     captured = capsys.readouterr()
     assert table_part(captured.out) == table_part(whole_merge_out)
     assert "more than once" in captured.err
+
+
+def test_merge_counts_games_of_different_matches_and_drops_only_true_duplicates(tmp_path,
+                                                                               capsys):
+    """Games that share Event and Round are different games unless event, round, players,
+    moves and result are the same: other players or another seed are another match."""
+    short = ["--games", "4", "--max-plies", "40", "--concurrency", "2"]
+    paths = {}
+    for label, args in (("ab", mover("a") + mover("b")), ("cd", mover("c") + mover("d")),
+                        ("ab2", mover("a") + mover("b") + ["--seed", "2"])):
+        paths[label] = tmp_path / f"{label}.pdn"
+        assert run(args + short + ["--pdn", str(paths[label])])[0] == 0
+    assert merge_main([str(paths["ab"]), str(paths["cd"]), "-o", str(tmp_path / "abcd.pdn")]) == 0
+    captured = capsys.readouterr()
+    assert "a vs b" in captured.out and "c vs d" in captured.out
+    assert "Merged 8 games" in captured.err and "more than once" not in captured.err
+    assert "4 game(s) share Event and Round with a different game" in captured.err
+    assert "look like games of different matches" in captured.err
+    assert len(games_of(tmp_path / "abcd.pdn")) == 8
+    assert merge_main([str(paths["ab"]), str(paths["ab2"])]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].split()[:4] == ["a", "vs", "b", "8"]
+    assert "different matches" in captured.err and "more than once" not in captured.err
+    # the same games in two files (another date, other comments: still the same games)
+    copy = tmp_path / "copy.pdn"
+    copy.write_text(paths["ab"].read_text().replace("[Date ", "[Date_ \"x\"]\n[Date "))
+    assert merge_main([str(paths["ab"]), str(copy)]) == 0
+    captured = capsys.readouterr()
+    assert "4 game(s) appear more than once" in captured.err and "Merged 4 games" in captured.err
+    assert "different" not in captured.err
+
+
+@pytest.mark.parametrize("change, message", [
+    (["--seed", "2"], r"game Round \d has the opening .*, this match plays .* there "
+                      r"\(another --openings or --seed\?\)"),
+    (["--event", "other"], r"game Round \d has Event 'draughts-match', this match writes 'other'"),
+    (["limits"], r"game Round \d has \w+Limits 'depth=1', this match gives alpha 'movetime=50'"),
+    (["--openings", "acf-3move", "--seed", "2"],
+     r"game Round \d has Opening 'acf-3move \d+', this match plays 'acf-3move \d+' there"),
+])
+def test_resume_refuses_the_file_of_another_match(tmp_path, capsys, change, message):
+    """The limits, the event and the openings (their set, their seed) of a resumed file must be
+    this match's: one line naming file, game and what differs; the file is left as it is."""
+    pdn = tmp_path / "m.pdn"
+    base = ["--games", "2", "--max-plies", "20", "--pdn", str(pdn)]
+    if change[0] == "--openings":
+        base += ["--openings", "acf-3move"]
+    assert run(mover("alpha") + mover("beta") + base)[0] == 0
+    before = pdn.read_bytes()
+    if change == ["limits"]:
+        args = mover("alpha", limit="movetime=50") + mover("beta") + base
+    else:
+        args = mover("alpha") + mover("beta") + [a for a in base if a != "acf-3move"
+                                                 and a != "--openings"] + change
+    code = main(args + ["--resume", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == "" and len(captured.err.splitlines()) == 1
+    assert captured.err.startswith(f"draughts-match: error: cannot resume from {pdn}: ")
+    assert re.search(message, captured.err), captured.err
+    assert pdn.read_bytes() == before
+    # the same match resumes (nothing left to play)
+    same = mover("alpha") + mover("beta") + base
+    assert main(same + ["--resume", "--quiet"]) == 0
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its parent to reap it does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+def test_engine_that_exits_leaving_a_child_crashed_and_its_child_is_killed(tmp_path):
+    """An engine that exits while a process it started keeps its output open: scored as a
+    crash at once (not a stall after --move-timeout), and nothing it started outlives it."""
+    pids = tmp_path / "pids"
+    leaver = ROOT / "tests" / "fake_engines" / "leaves_a_child.py"
+    pdn = tmp_path / "leave.pdn"
+    args = ["--engine", "name=leaver", f"cmd={PY} {leaver} {pids} --seed x --crash 1",
+            "depth=1"] + mover("beta") + ["--games", "2", "--concurrency", "1",
+                                          "--move-timeout", "60", "--pdn", str(pdn)]
+    started = time.monotonic()
+    try:
+        code, out, err = run(args)
+        assert code == 0
+        assert time.monotonic() - started < 60  # not the --move-timeout of a stall
+        games = games_of(pdn)
+        assert [g.tags["Termination"] for g in games] == ["crash", "crash"]
+        text = " ".join(pdn.read_text().split())
+        assert "forfeits: crashed: the engine exited (exit status 3)" in text
+        children = [int(line) for line in pids.read_text().split()]
+        assert len(children) >= 3  # the preflight start and one per game
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in children if _alive(pid)] == []
+    finally:
+        for pid in (int(line) for line in pids.read_text().split()) if pids.exists() else ():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):

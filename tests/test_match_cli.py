@@ -73,6 +73,12 @@ def one_line_error(capsys, args: List[str]) -> str:
     (["merge", "/nonexistent.pdn"], "/nonexistent.pdn: no such file"),
     (["merge"], "the following arguments are required: FILE.pdn"),
     (["merge", "x.pdn", "--sprt", "alpha=2"], "SPRT alpha must be in (0, 0.5)"),
+    (TWO + ["--event", "Club\nnight"],
+     "--event 'Club\\nnight' has a control character (a line break, a tab, ...)"),
+    (mover("alpha") + ["--engine", "name=a\nb", "cmd=x", "depth=1"],
+     "engine name 'a\\nb' has a control character"),
+    (mover("alpha") + ["--engine", "name=a\tb", "cmd=x", "depth=1"],
+     "engine name 'a\\tb' has a control character"),
 ])
 def test_bad_usage_is_one_line_and_status_2(capsys, args, expected):
     assert expected in one_line_error(capsys, args)
@@ -134,6 +140,58 @@ def test_engine_that_dies_shows_its_stderr(tmp_path):
     assert "  | random_mover: simulated crash" in err.getvalue()
     text = " ".join(pdn.read_text().split())  # the movetext is wrapped
     assert "its stderr ended with: random_mover: simulated crash} 0-1" in text
+
+
+def test_engine_that_cannot_start_for_a_game_has_its_stderr_in_the_pdn_comment():
+    """The forfeit comment of an engine that could not start (for a game, after the match
+    began) ends with its stderr lines, as the one of an engine that crashed does."""
+    import threading
+    from protocol.match import EngineSlot, build_plan, play_game
+    config = config_from_args(mover("broken", "--crash-at-start") + mover("beta"))
+    slots = {i: EngineSlot(spec, "english", 10.0) for i, spec in enumerate(config.engines)}
+    try:
+        record = play_game(build_plan(2, "round-robin", 2)[0], config, slots, threading.Event())
+    finally:
+        for slot in slots.values():
+            slot.close()
+    text = " ".join(record.text.split())
+    assert record.termination == "crash" and "White (broken) forfeits: engine could not start" \
+        in text
+    assert "its stderr ended with: random_mover: cannot start (--crash-at-start)} 0-1" in text
+    assert "| random_mover: cannot start (--crash-at-start)" in record.notes[-1]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_pdn_file_that_fills_up_stops_the_match_and_the_game_is_not_counted(capsys):
+    code = main(TWO + ["--games", "2", "--concurrency", "1", "--pdn", "/dev/full", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.splitlines() == [
+        "draughts-match: error: cannot write /dev/full: No space left on device (game 1 is not "
+        "saved; the file holds the games before it)"]
+    assert captured.out.splitlines() == ["No finished games."]
+
+
+def test_bare_sprt_uses_the_defaults():
+    from protocol.match import SprtConfig
+    assert config_from_args(TWO + ["--sprt"]).sprt == SprtConfig()
+    assert config_from_args(TWO + ["--sprt", "--games", "4"]).sprt == SprtConfig()
+    assert config_from_args(TWO + ["--sprt", "elo1=5"]).sprt == SprtConfig(elo1=5)
+    assert config_from_args(TWO).sprt is None
+
+
+def test_opening_files_with_a_byte_order_mark_or_escape_lines(tmp_path):
+    from draughts_engine.game import Game
+    game = Game("english")
+    game.push_all(["11-15", "23-19"])
+    pdn = tmp_path / "openings.pdn"
+    pdn.write_bytes(b"\xef\xbb\xbf% exported by foo\n" + game.to_pdn({"Event": "o"}).encode())
+    fen = tmp_path / "openings.txt"
+    fen.write_bytes(b"\xef\xbb\xbf" + f"{game.position.fen()}\n".encode())
+    for path in (pdn, fen):
+        config = config_from_args(TWO + ["--openings", str(path)])
+        assert [o.moves for o in config.openings] in ([("11-15", "23-19")], [()])
+        assert config.openings[0].game("english").position == game.position
 
 
 def test_quiet_is_quiet(tmp_path):

@@ -25,7 +25,7 @@ from protocol.match import (
     read_records,
 )
 from protocol.match.openings import DATA_DIR, resolve_openings
-from protocol.match.records import OPENING_END_COMMENT, split_games
+from protocol.match.records import OPENING_END_COMMENT, looks_cut_off, split_games
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -50,11 +50,16 @@ def plan_file(path: Path, games: int) -> None:
 
 
 def resume_args(path: Path, games: int):
+    """Resume ``path`` as a match whose games are those of :func:`match_game` (every pair of
+    games opens with 11-15 23-19; no limits or Opening tags to check)."""
     mover = ROOT / "tests" / "fake_engines" / "random_mover.py"
+    openings = path.parent / "openings.txt"
+    openings.write_text(f"{Game('english').start.fen()} moves 11-15 23-19\n")
     args = []
     for name in ("alpha", "beta"):
         args += ["--engine", f"name={name}", f"cmd={PY} {mover}", "depth=1"]
-    return args + ["--games", str(games), "--pdn", str(path), "--resume", "--event", "t"]
+    return args + ["--games", str(games), "--pdn", str(path), "--resume", "--event", "t",
+                   "--openings", str(openings)]
 
 
 def cli(args, timeout: float = 60):
@@ -219,7 +224,8 @@ def test_resume_drops_only_a_cut_off_last_game(tmp_path):
                          (second[:-12], r"\d+: unterminated comment")):  # ends inside "{a reason}"
         middle.write_text(match_game(0) + cut + "\n\n" + match_game(2))
         proc = cli(resume_args(middle, 4), timeout=30)
-        assert proc.returncode == 2 and "1 game(s) cannot be read" in proc.stderr
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+        assert proc.stderr.endswith("the file is left as it is\n")
         assert re.search(re.escape(f"{middle}:") + problem, proc.stderr), proc.stderr
 
 
@@ -299,3 +305,78 @@ def test_the_table_in_docs_match_md_is_what_the_program_prints():
         result = "draw" if winner is None else ("white" if winner == white else "black")
         records.append(GameRecord(index, white, black, result))
     assert block.splitlines() == format_report(records, ["deep", "shallow"])
+
+
+# --------------------------------------------------------------------------- what resume drops
+
+
+def test_resume_refuses_text_that_is_not_a_cut_off_game_and_leaves_the_file(tmp_path):
+    """Only a game cut off at the end is dropped; a document, or notes after the games, stop
+    the resume with one line (status 2) and the file stays as it was."""
+    document = tmp_path / "notes.txt"
+    document.write_bytes((ROOT / "ARCHITECTURE.md").read_bytes())
+    notes = tmp_path / "notes.pdn"
+    plan_file(notes, 2)
+    notes.write_text(notes.read_text() + "Played at the club; the second game was blitz.\n")
+    lines_before_notes = notes.read_text().count("\n")
+    for path, problem in ((document, f"{document}:1: text that is not a game"),
+                          (notes, f"{notes}:{lines_before_notes}: text after the end of the game")):
+        before = path.read_bytes()
+        proc = cli(resume_args(path, 2) + ["--quiet"], timeout=30)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert len(proc.stderr.splitlines()) == 1 and problem in proc.stderr, proc.stderr
+        assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("tail, cut_off", [
+    (match_game(4)[:60], True),                        # inside a tag line
+    (match_game(4)[:12], True),                        # inside the first tag line
+    (match_game(4).rstrip()[:-4], True),               # before the result
+    (match_game(4).rstrip()[:-12], True),              # inside the last comment
+    (match_game(4).split("\n\n")[0] + "\n\n1. 11-1", True),
+    ("# Notes\n\nSome text.\n", False),
+    ("[link]: http://example.com\n", False),
+    ('[Event "t"]\n\nThe game was played at the club.\n', False),
+    (match_game(4) + "more text\n", False),
+])
+def test_what_reads_as_a_game_cut_off_by_an_interrupted_writer(tail, cut_off):
+    assert looks_cut_off(tail) is cut_off
+
+
+def test_byte_order_mark_and_escape_lines_in_match_files(tmp_path, capsys):
+    path = tmp_path / "bom.pdn"
+    plan_file(path, 4)
+    games = path.read_text().split("[Event")
+    text = "% written by hand\n" + "[Event".join(games[:3]) + "% a note\n[Event" + games[3]
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    contents = read_records(str(path), check_moves=False, keep_text=False)
+    assert [r.index for r in contents.records] == [0, 1, 2] and contents.problems == []
+    assert [r.index for r in read_records(str(path)).records] == [0, 1, 2]
+    merged = tmp_path / "merged.pdn"
+    assert merge_main([str(path), "-o", str(merged)]) == 0
+    assert not merged.read_bytes().startswith(b"\xef\xbb\xbf") and b"\xef\xbb\xbf" not in \
+        merged.read_bytes()
+    assert "2 - 1 - 0" in capsys.readouterr().out.splitlines()[-1]
+    proc = cli(resume_args(path, 4) + ["--quiet"], timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1].startswith("Score of alpha vs beta:")
+    assert len(read_records(str(path)).records) == 4
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf% written by hand\n[Event")
+
+
+def test_merge_output_file_is_guarded_like_pdn(tmp_path, capsys):
+    source = tmp_path / "games.pdn"
+    plan_file(source, 2)
+    readme = tmp_path / "README.md"
+    readme.write_bytes((ROOT / "README.md").read_bytes())
+    before = readme.read_bytes()
+    with pytest.raises(MatchError, match=r"README.md is not empty: use --overwrite to replace it"):
+        merge_main([str(source), "-o", str(readme)])
+    assert readme.read_bytes() == before
+    assert merge_main([str(source), "-o", str(readme), "--overwrite"]) == 0
+    assert readme.read_text() == source.read_text()
+    empty = tmp_path / "empty.pdn"
+    empty.write_text("")
+    assert merge_main([str(source), "-o", str(empty)]) == 0
+    assert merge_main([str(source), "--sprt"]) == 0  # bare --sprt: the default test
+    assert "SPRT (elo0=0 elo1=10 alpha=0.05 beta=0.05)" in capsys.readouterr().out

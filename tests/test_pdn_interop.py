@@ -181,3 +181,23 @@ def test_a_game_with_tags_only_stays_a_game_of_its_own():
     assert [g.tags.get("Event") for g in games] == ["a", "b"]
     assert [len(g.moves) for g in games] == [0, 1]
     assert "White" not in games[1].tags
+
+
+@pytest.mark.parametrize("char", ["\n", "\r", "\r\n", "\t", "\x00", "\x1b", "\x7f", "\x85",
+                                  "\u2028", "\u2029", "\x0b", "\x0c"])
+def test_a_control_character_in_a_tag_value_never_breaks_the_file(char: str) -> None:
+    game = random_game("english", 4, max_plies=6)
+    text = game.to_pdn({"Event": f"Club{char}night", "White": f'a{char}"b"\\'})
+    header = text.split("\n\n", 1)[0]
+    assert len(header.splitlines()) == len(header.split("\n")) == header.count("[")
+    (back,) = read_games(text)
+    spaces = " " * len(char)
+    assert back.tags["Event"] == f"Club{spaces}night"
+    assert back.tags["White"] == f'a{spaces}"b"\\'
+    assert [m.pdn() for m in back.moves] == [m.pdn() for m in game.moves]
+
+
+@pytest.mark.parametrize("name", ["", "Two words", "Line\nbreak", 'Quo"te', "Brack]et"])
+def test_a_tag_name_no_reader_could_take_back_is_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="not a PDN tag name"):
+        Game("english").to_pdn({name: "x"})

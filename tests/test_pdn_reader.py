@@ -289,3 +289,57 @@ def test_without_replay_no_game_is_built_and_moves_are_not_checked() -> None:
 def test_a_file_name_given_as_text_gets_a_hint() -> None:
     with pytest.raises(InvalidPdnError, match="pathlib.Path"):
         read_games("games/club.pdn")
+
+
+# ---- undecodable bytes, escape lines, escaped tag values --------------------------------
+
+
+def test_not_strict_records_undecodable_bytes_on_their_game(tmp_path: Path) -> None:
+    path = tmp_path / "latin.pdn"
+    path.write_bytes(b'[Event "x"]\n[Site "K\xf8benhavn"]\n\n1. 11-15 *\n\n' + collection(1).encode())
+    for source in (path, path.read_bytes(), io.BytesIO(path.read_bytes())):
+        records = list(stream_games(source, strict=False))
+        assert [r.tags.get("Event") for r in records] == ["x", "g1"]
+        assert ":2: not utf-8 text" in str(records[0].error)
+        assert records[0].tags["Site"] == "K\ufffdbenhavn" and records[1].error is None
+    with pytest.raises(InvalidPdnError, match=":2: not utf-8 text"):
+        list(stream_games(path))
+
+
+def test_undecodable_bytes_on_a_game_s_first_line_belong_to_that_game() -> None:
+    data = collection(1).encode() + b'[Event "\xe9"]\n\n1. 11-15 *\n'
+    records = list(stream_games(data, strict=False))
+    assert [r.tags.get("Result") for r in records] == ["*", "*"]
+    assert records[0].error is None and "not utf-8 text" in str(records[1].error)
+
+
+def test_a_text_file_that_cannot_decode_its_lines_is_an_invalid_pdn_error(tmp_path: Path) -> None:
+    path = tmp_path / "latin.pdn"
+    path.write_bytes(b'[Event "K\xf8benhavn"]\n1. 11-15 *\n')
+    with open(path, encoding="utf-8") as handle:
+        with pytest.raises(InvalidPdnError, match="not text in the file's encoding"):
+            list(stream_games(handle, strict=False))
+
+
+def test_escape_lines_are_ignored() -> None:
+    text = ('% exported by foo\n[Event "x"]\n%[Round "9"]\n[White "A"]\n\n'
+            '1. 11-15 23-19\n% 2. 9-14 22-17 {\n2. 8-11 *\n')
+    (record,) = stream_games(text)
+    assert record.tags == {"Event": "x", "White": "A", "Result": "*"}
+    assert [m.pdn() for m in record.game.moves] == ["11-15", "23-19", "8-11"]
+    assert [t.text for t in tokens(["% 1-0", " % is a word here"])] == ["%", "is", "a", "word",
+                                                                       "here"]
+    # inside a comment a line starting with % is comment text: its '}' closes the comment
+    (inside,) = read_games('[Event "y"]\n1. 11-15 {a\n% b}\n23-19 *\n')
+    assert [m.pdn() for m in inside.moves] == ["11-15", "23-19"]
+
+
+def test_escaped_quotes_and_backslashes_in_tag_values() -> None:
+    for value in ("x\\", "\\", 'a\\"b', 'say "hi"\\', "]", "a\\nb"):
+        text = Game("english").to_pdn({"Event": value})
+        (record,) = stream_games(text)
+        assert record.tags["Event"] == value, (value, text.splitlines()[0])
+
+
+def test_a_tag_name_with_a_control_character_is_malformed() -> None:
+    assert "malformed tag" in pdn_error('[Ev\x0bent "x"]\n1. 11-15 *\n')

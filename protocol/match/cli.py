@@ -25,7 +25,7 @@ from protocol.match.openings import (
     resolve_openings,
 )
 from protocol.match.plan import MAX_GAMES, TOURNAMENTS, parse_shard
-from protocol.match.records import GameRecord, copy_games, read_records
+from protocol.match.records import GameRecord, copy_games, read_records, same_game
 from protocol.match.report import format_report
 from protocol.match.runner import MatchRunner, describe_bug
 
@@ -104,8 +104,9 @@ def _match_parser() -> argparse.ArgumentParser:
                         help="start --pdn FILE afresh even if it has games")
     parser.add_argument("--shard", default="1/1", metavar="K/N",
                         help="play only the games whose index %% N == K-1")
-    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
-                        help="elo0=0 elo1=10 alpha=0.05 beta=0.05: stop when H0 or H1 is accepted")
+    parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
+                        help="elo0=0 elo1=10 alpha=0.05 beta=0.05 (the defaults; give any of "
+                             "them): stop when H0 or H1 is accepted")
     parser.add_argument("--max-plies", type=_int_in(0, MAX_GAMES), default=400, metavar="N",
                         help="adjudicate a draw after N plies played by the engines "
                              "(after the opening; 0: no cap; default 400)")
@@ -124,8 +125,9 @@ def _match_parser() -> argparse.ArgumentParser:
 
 
 def parse_sprt(tokens: Optional[Sequence[str]]) -> Optional[SprtConfig]:
-    """``--sprt KEY=VALUE ...`` (match and merge alike); None when not given."""
-    if not tokens:
+    """``--sprt [KEY=VALUE ...]`` (match and merge alike); None when not given, the defaults
+    for a bare ``--sprt``."""
+    if tokens is None:
         return None
     try:
         return SprtConfig.parse(tokens)
@@ -180,29 +182,53 @@ def list_openings(out: IO[str]) -> int:
     return 0
 
 
+def _describe(record: GameRecord) -> str:
+    where = f"{record.span[0]}: " if record.span is not None else ""
+    return f"{where}Round {(record.index or 0) + 1} {record.white} vs {record.black}"
+
+
 def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
                err: Optional[IO[str]] = None) -> int:
-    """``draughts-match merge A.pdn B.pdn ... [-o OUT.pdn] [--sprt ...]``."""
+    """``draughts-match merge A.pdn B.pdn ... [-o OUT.pdn [--overwrite]] [--sprt ...]``.
+
+    A game found twice (same event, round, players, variant, result and moves) counts once;
+    games that only share Event and Round are different games (of different matches, as a
+    rule: a warning says so) and all count.
+    """
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     parser = _Parser(
         prog="draughts-match merge",
         description="The combined table of PDN files written by draughts-match (e.g. shards). "
-                    "Games with the same Event and Round are counted once.")
+                    "A game found twice (same Event, Round, players, moves and result) is "
+                    "counted once.")
     parser.add_argument("files", nargs="+", metavar="FILE.pdn")
     parser.add_argument("-o", "--output", metavar="OUT.pdn",
                         help="also write the combined games, in plan order")
-    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="report the SPRT LLR too")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace OUT.pdn even if it is not empty")
+    parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE", help="report the SPRT LLR too")
     args = parser.parse_args(list(argv))
     sprt = parse_sprt(args.sprt)
-    records: List[GameRecord] = []
-    keys: Dict[Tuple[str, int], GameRecord] = {}
-    duplicates = 0
     for path in args.files:
         if not os.path.exists(path):
             raise MatchError(f"{path}: no such file")
         if os.path.isdir(path):
             raise MatchError(f"{path} is a folder, not a PDN file")
+    if args.output:
+        if any(os.path.exists(args.output) and os.path.samefile(args.output, path)
+               for path in args.files):
+            raise MatchError(f"-o {args.output} is one of the files to merge")
+        if os.path.isdir(args.output):
+            raise MatchError(f"-o {args.output} is a folder, not a file")
+        if (os.path.exists(args.output) and os.path.getsize(args.output) > 0
+                and not args.overwrite):
+            raise MatchError(f"{args.output} is not empty: use --overwrite to replace it")
+    records: List[GameRecord] = []
+    keys: Dict[Tuple[str, int], List[GameRecord]] = {}
+    duplicates = clashes = 0
+    clash_example = ""
+    for path in args.files:
         contents = read_records(path, check_moves=False, keep_text=False)
         for problem in contents.problems:
             err.write(f"warning: skipped {problem}\n")
@@ -211,19 +237,25 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
                       f"game(s) of {path} that cannot be read\n")
         for record in contents.records:
             if record.index is not None:
-                key = (record.event, record.index)
-                if key in keys:
+                others = keys.setdefault((record.event, record.index), [])
+                if any(same_game(record, other) for other in others):
                     duplicates += 1
                     continue
-                keys[key] = record
+                if others:
+                    clashes += 1
+                    clash_example = clash_example or (f" (e.g. {_describe(others[0])} and "
+                                                      f"{_describe(record)})")
+                others.append(record)
             records.append(record)
     if duplicates:
-        err.write(f"warning: {duplicates} game(s) appear more than once; counted once\n")
+        err.write(f"warning: {duplicates} game(s) appear more than once (same event, round, "
+                  f"players, moves and result); counted once\n")
+    if clashes:
+        err.write(f"warning: {clashes} game(s) share Event and Round with a different game"
+                  f"{clash_example}: they look like games of different matches; all are "
+                  f"counted (give each match its own --event to tell them apart)\n")
     records.sort(key=lambda r: (r.event, r.index is None, r.index or 0))
     if args.output:
-        if any(os.path.exists(args.output) and os.path.samefile(args.output, path)
-               for path in args.files):
-            raise MatchError(f"-o {args.output} is one of the files to merge")
         try:
             handle = open(args.output, "w", encoding="utf-8", newline="\n")
         except OSError as exc:

@@ -3,14 +3,19 @@ tokens), started and configured (:func:`start_engine`), and kept by a worker
 (:class:`EngineSlot`: started lazily, restarted after a crash).
 
 An engine runs in its own session / process group, so a Ctrl-C meant for the runner does not
-reach it in the middle of a game. Its stderr is captured by the client: the last lines are
-shown when it fails to start or dies (:func:`stderr_tail`).
+reach it in the middle of a game; when the slot lets the engine go, whatever is left of that
+group (a process the engine started) is killed with it. The slot also tells when the engine's
+own process has ended (:meth:`EngineSlot.exit_status`), even while a process it started keeps
+its output open. Its stderr is captured by the client: the last lines are shown when it fails
+to start or dies (:func:`stderr_tail`).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import signal
+import subprocess
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -21,8 +26,8 @@ from protocol.commands import DEFAULT_VARIANT
 from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
 from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
 
-__all__ = ["EngineSpec", "ENGINE_KEYS", "parse_engine", "start_engine", "EngineSlot",
-           "stderr_tail", "STDERR_LINES"]
+__all__ = ["EngineSpec", "ENGINE_KEYS", "parse_engine", "launch_engine", "start_engine",
+           "EngineSlot", "stop_engine", "stderr_tail", "exited_note", "STDERR_LINES"]
 
 ENGINE_KEYS = ("name", "cmd", "dir", "proto", "depth", "nodes", "movetime", "st", "tc")
 
@@ -130,18 +135,61 @@ def stderr_tail(engine: Any, lines: int = STDERR_LINES) -> Tuple[str, ...]:
     return tuple(line.rstrip() for line in captured if line.strip())[-lines:]
 
 
-def _with_stderr(message: str, engine: Any) -> str:
-    tail = stderr_tail(engine)
-    if not tail:
-        return message
-    return message + "; its stderr ended with:\n" + "\n".join(f"  | {line}" for line in tail)
+def exited_note(code: int) -> str:
+    """Why an engine whose output is still open is taken for ended."""
+    return (f"the engine exited (exit status {code}), though a process it started still "
+            f"holds its output")
 
 
-def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
-    """Start, handshake and configure one engine (Variant, then the ``option.X`` values).
+def _exit_status(process: "Optional[subprocess.Popen[bytes]]") -> Optional[int]:
+    return process.poll() if process is not None else None
 
-    Raises :class:`EngineStartError` with the reason, followed by the last lines of the
-    engine's stderr when it wrote any.
+
+def _kill_group(process: "Optional[subprocess.Popen[bytes]]") -> None:
+    """Kill what is left of the process group of an engine that has been reaped (a process
+    it started and left behind). The engine was its group's leader (``own_session``), so the
+    group's id is its pid, which no new process gets while the group has members."""
+    if process is None or os.name != "posix" or process.returncode is None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:  # no such group left (the usual case), or not ours to kill
+        pass
+
+
+def stop_engine(engine: Any, process: "Optional[subprocess.Popen[bytes]]") -> None:
+    """Quit the engine (quit, terminate, kill), then kill what is left of its group (first
+    too, when the engine has ended already: then nothing left keeps its pipes open while the
+    client waits for them to close)."""
+    if _exit_status(process) is not None:
+        _kill_group(process)
+    try:
+        engine.quit()
+    finally:
+        _kill_group(process)
+
+
+def _failed(engine: Any, process: "Optional[subprocess.Popen[bytes]]", what: str,
+            exc: EngineError, reason: str) -> EngineStartError:
+    """The :class:`EngineStartError` of an engine that failed its handshake or setup (and is
+    stopped here): an engine whose process has ended did not stall, even when a process it
+    started keeps its output open."""
+    stalled = isinstance(exc, EngineTimeoutError)
+    code = _exit_status(process)
+    if stalled and code is not None:
+        stalled, reason = False, exited_note(code)
+    stop_engine(engine, process)
+    return EngineStartError(f"{what}: {reason}", stalled=stalled, stderr=stderr_tail(engine))
+
+
+def launch_engine(spec: EngineSpec, variant: str,
+                  timeout: float) -> "Tuple[Any, Optional[subprocess.Popen[bytes]]]":
+    """Start, handshake and configure one engine (Variant, then the ``option.X`` values):
+    ``(engine, its process)``. Stop it with :meth:`EngineSlot.discard` (or quit it and kill
+    its group) so that nothing it started is left behind.
+
+    Raises :class:`EngineStartError` with the reason and the last lines of the engine's
+    stderr (when it wrote any).
     """
     cls = _engine_class(spec)
     try:
@@ -151,15 +199,14 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
             raise EngineStartError(f"dir={spec.cwd}: no such folder") from None
         raise EngineStartError(f"cannot run {shlex.join(spec.command)}: "
                                f"{exc.strerror or exc}") from None
+    process = transport.process
     engine = cls(transport, strict=False, timeout=timeout, quit_timeout=1.0)
     try:
         engine.handshake()
     except EngineError as exc:
-        engine.quit()
-        raise EngineStartError(_with_stderr(f"no handshake: {exc.message}", engine),
-                               stalled=isinstance(exc, EngineTimeoutError)) from None
+        raise _failed(engine, process, "no handshake", exc, exc.message) from None
     except BaseException:
-        engine.quit()
+        stop_engine(engine, process)
         raise
     try:
         if engine.option("Variant") is not None or spec.proto == "hub":
@@ -169,14 +216,18 @@ def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
         for name, value in spec.options:
             engine.set_option(name, value)
     except EngineError as exc:
-        engine.quit()
         reason = exc.reason if isinstance(exc, CommandRejectedError) else exc.message
-        raise EngineStartError(_with_stderr(f"setup failed: {reason}", engine),
-                               stalled=isinstance(exc, EngineTimeoutError)) from None
+        raise _failed(engine, process, "setup failed", exc, reason) from None
     except BaseException:
-        engine.quit()
+        stop_engine(engine, process)
         raise
-    return engine
+    return engine, process
+
+
+def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
+    """:func:`launch_engine` without the process: the engine alone (its ``quit`` does not
+    kill what it may leave behind; :class:`EngineSlot` does)."""
+    return launch_engine(spec, variant, timeout)[0]
 
 
 class EngineSlot:
@@ -188,23 +239,33 @@ class EngineSlot:
         self.variant = variant
         self.start_timeout = start_timeout
         self.engine: Any = None
+        self.process: "Optional[subprocess.Popen[bytes]]" = None
         self.starts = 0
 
     def get(self) -> Any:
         """The running engine, started (and configured) if there is none."""
         if self.engine is None:
             self.starts += 1
-            self.engine = start_engine(self.spec, self.variant, self.start_timeout)
+            self.engine, self.process = launch_engine(self.spec, self.variant,
+                                                      self.start_timeout)
         return self.engine
 
+    def exit_status(self) -> Optional[int]:
+        """The exit status of the engine's process if it has ended, else None (also when no
+        engine runs). True even while a process it started still holds its output open, when
+        the client sees no end of output."""
+        return _exit_status(self.process)
+
     def discard(self, quick: bool = True) -> None:
-        """Stop the engine (quit, then terminate, then kill); the next :meth:`get` starts one."""
+        """Stop the engine (quit, then terminate, then kill) and kill what is left of its
+        process group; the next :meth:`get` starts one."""
         engine, self.engine = self.engine, None
+        process, self.process = self.process, None
         if engine is not None:
             if quick:
                 engine.quit_timeout = 0.3
             try:
-                engine.quit()
+                stop_engine(engine, process)
             except Exception:  # noqa: BLE001 - best effort: the process is being dropped
                 pass
 

@@ -6,6 +6,8 @@ opening set or PDN file): the command line prints its message on one line and ex
 
 from __future__ import annotations
 
+from typing import Tuple
+
 __all__ = ["MatchError", "EngineStartError", "bounded_int", "quoted"]
 
 MAX_DIGITS = 18
@@ -18,15 +20,21 @@ class MatchError(Exception):
 
 
 class EngineStartError(Exception):
-    """An engine could not be started or configured (the message says why, and may carry
-    the last lines the engine wrote to stderr on the lines after the first).
+    """An engine could not be started or configured: ``reason`` says why, ``stderr`` holds the
+    last lines the engine wrote to stderr; the message is the reason followed, when there are
+    such lines, by ``; its stderr ended with:`` and the lines, one per line after the first.
 
     ``stalled``: it started but stopped answering (a handshake that timed out), as opposed
     to one that could not run, exited or refused its setup."""
 
-    def __init__(self, message: str, stalled: bool = False) -> None:
+    def __init__(self, reason: str, stalled: bool = False, stderr: Tuple[str, ...] = ()) -> None:
+        message = reason
+        if stderr:
+            message += "; its stderr ended with:\n" + "\n".join(f"  | {line}" for line in stderr)
         super().__init__(message)
+        self.reason = reason
         self.stalled = stalled
+        self.stderr = tuple(stderr)
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -6,7 +6,9 @@ the engine's limits (``depth``, ``nodes``, ``movetime``, or the clock the runner
 move has no legal move, by the variant's draw rules (``Game.result()``), at the ``max_plies``
 cap (a draw, ``adjudication``), or by a forfeit of the side to move: a crash, a timeout or
 stall, an illegal move, a protocol error. A crashed or hung engine is discarded and a fresh
-one is started for the next game.
+one is started for the next game. An engine whose process has ended crashed, even when a
+process it started keeps its output open (the wait for its answer looks at its process every
+:data:`EXIT_POLL_SECONDS`).
 """
 
 from __future__ import annotations
@@ -27,12 +29,54 @@ from protocol.client import (
 )
 from protocol.match.clock import MAX_CLOCK_MS, Clock
 from protocol.match.config import MatchConfig
-from protocol.match.engines import EngineSlot, EngineSpec, stderr_tail
+from protocol.match.engines import EngineSlot, EngineSpec, exited_note, stderr_tail
 from protocol.match.errors import EngineStartError
 from protocol.match.plan import PlannedGame
 from protocol.match.records import GameRecord, game_text
 
-__all__ = ["play_game", "limit_tags", "go_limits", "time_text"]
+__all__ = ["play_game", "limit_tags", "go_limits", "time_text", "stderr_text",
+           "EXIT_POLL_SECONDS"]
+
+EXIT_POLL_SECONDS = 0.5
+"""How often a wait for ``bestmove`` looks whether the engine's process has ended."""
+STDERR_CHARS = 200
+"""A stderr line is cut there in a PDN comment."""
+
+
+class _EngineExited(Exception):
+    """The engine's process ended while the client still waited for its answer."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(exited_note(code))
+
+
+def stderr_text(tail: Tuple[str, ...]) -> str:
+    """An engine's last stderr lines as the end of a PDN comment (one line, `` | `` between).
+
+    >>> stderr_text(("Traceback (most recent call last):", "ValueError: bad"))
+    '; its stderr ended with: Traceback (most recent call last): | ValueError: bad'
+    """
+    if not tail:
+        return ""
+    cut = [line if len(line) <= STDERR_CHARS else line[:STDERR_CHARS] + "..." for line in tail]
+    return "; its stderr ended with: " + " | ".join(cut)
+
+
+def _search(engine: Any, slot: EngineSlot, limits: SearchLimits, timeout: float) -> Any:
+    """``go`` and its result, waiting at most ``timeout`` seconds, in slices: raises
+    :class:`_EngineExited` as soon as the engine's process is seen to have ended."""
+    engine.start_search(limits)
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            return engine.wait_bestmove(max(0.0, min(left, EXIT_POLL_SECONDS)))
+        except EngineTimeoutError:
+            code = slot.exit_status()
+            if code is not None:
+                raise _EngineExited(code) from None
+            if left <= EXIT_POLL_SECONDS:
+                raise
 
 
 def limit_tags(white: EngineSpec, black: EngineSpec) -> Dict[str, str]:
@@ -77,10 +121,11 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                           tuple(m.pdn() for m in game.moves), config.event,
                           str(config.variant.game_type), notes=tuple(notes))
 
-    def forfeit(side: str, termination: str, reason: str, engine: Any = None) -> GameRecord:
-        tail = stderr_tail(engine) if engine is not None else ()
+    def forfeit(side: str, termination: str, reason: str, engine: Any = None,
+                tail: Tuple[str, ...] = ()) -> GameRecord:
+        tail = stderr_tail(engine) if engine is not None else tail
         if tail:
-            reason += f"; its stderr ended with: {tail[-1][:200]}"
+            reason += stderr_text(tail)
             notes.append(f"{names[side]} ({side}) {termination}: its stderr ended with:")
             notes.extend(f"  | {line}" for line in tail)
         winner = "black" if side == "white" else "white"
@@ -93,6 +138,7 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
         slot = slots[side_engine[side]]
         failure = ""
         stalled = False
+        tail: Tuple[str, ...] = ()
         for _attempt in range(2):  # an engine that died between games gets one restart
             try:
                 engine = slot.get()
@@ -100,21 +146,22 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                 engines[side] = engine
                 break
             except EngineStartError as exc:
-                failure, *tail = str(exc).split("\n")
-                stalled = exc.stalled
-                if tail:
-                    notes.append(f"{names[side]} ({side}) could not start:")
-                    notes.extend(tail)
+                failure, stalled, tail = exc.reason, exc.stalled, exc.stderr
                 slot.discard()
                 break  # a fresh start failed: no point retrying at once
             except EngineError as exc:
                 failure = exc.message
                 stalled = isinstance(exc, EngineTimeoutError)
+                code = slot.exit_status()
+                if stalled and code is not None:
+                    failure, stalled = exited_note(code), False
+                tail = stderr_tail(slot.engine) if slot.engine is not None else ()
                 slot.discard()
         if side not in engines:
             if stalled:  # it runs but stopped answering (uci or isready)
-                return forfeit(side, "stalled", f"engine stopped answering: {failure}")
-            return forfeit(side, "crash", f"engine could not start: {failure}")
+                return forfeit(side, "stalled", f"engine stopped answering: {failure}",
+                               tail=tail)
+            return forfeit(side, "crash", f"engine could not start: {failure}", tail=tail)
 
     clocks: Dict[str, Optional[Clock]] = {
         side: Clock(specs[number].tc) if specs[number].tc else None
@@ -143,14 +190,20 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                 engine.position(opening.fen, [m.pdn() for m in game.moves])
                 searching = True
                 started = time.monotonic()
-                result = engine.go(limits, timeout=timeout)
+                result = _search(engine, slot, limits, timeout)
                 elapsed_ms = (time.monotonic() - started) * 1000
-            except EngineError:
+            except (EngineError, _EngineExited):
                 if abort.is_set():
                     return None  # interrupted (its engines stopped): abandoned, not scored
                 raise
-        except EngineTimeoutError as exc:
+        except _EngineExited as exc:
             slot.discard()
+            return forfeit(side, "crash", f"crashed: {exc}", engine)
+        except EngineTimeoutError as exc:
+            code = slot.exit_status()
+            slot.discard()
+            if code is not None:
+                return forfeit(side, "crash", f"crashed: {exited_note(code)}", engine)
             if not searching:
                 return forfeit(side, "stalled", f"engine stopped answering ({exc.message})", engine)
             if budget_ms is not None:

@@ -11,7 +11,9 @@ it), so a PDN game replays from its start position.
 * :func:`load_openings` reads a file. PDN (anything with a ``[`` tag or a ``.pdn`` name): one
   opening per game, its start position (the ``FEN`` tag or the variant's start) and its moves.
   Otherwise one opening per line: a FEN, optionally followed by moves (``[moves] m1 m2 ...``);
-  blank lines and lines starting with ``#`` are skipped.
+  blank lines and lines starting with ``#`` are skipped. A byte order mark at the start of
+  either kind of file is skipped; in a PDN file, escape lines (``%`` in the first column) are
+  ignored.
 * :func:`generate_openings` plays ``plies`` random legal moves from the start position with a
   seeded generator, skipping lines whose game is already over and repeated end positions. The
   list is prefix-stable: asking for more openings with the same seed extends it.
@@ -80,7 +82,7 @@ def load_openings(path: str, variant: Union[Variant, str]) -> List[Opening]:
     """Openings from a PDN file or a file of FEN lines (see the module docstring)."""
     v = get_variant(variant)
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:  # a byte order mark is skipped
             text = handle.read()
     except OSError as exc:
         raise OpeningError(f"cannot read openings file {path!r}: {exc.strerror or exc}") from None

@@ -13,22 +13,28 @@ outside comments and variations). Each game's text then gives a :class:`GameReco
 A stray ``}`` or ``]`` (outside a comment, tag or variation) makes that game a problem named by
 file and line before any reader sees it. Problems do not stop the pass: the caller decides
 (resume drops a cut-off last game and refuses anything else; merge skips with a warning).
+Text at the end without a result is a cut-off game (``tail_unfinished``) only when it reads
+as the start of one (:func:`looks_cut_off`): anything else there (notes, a document) is a
+problem like any other, never something to drop. A byte order mark at the start and PDN
+escape lines (``%`` in the first column) are skipped.
 """
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple
 
 from draughts_engine.errors import InvalidPdnError
 from draughts_engine.game import Game
-from draughts_engine.pdn import RESULT_TOKENS, read_games
+from draughts_engine.pdn import RESULT_TOKENS, read_games, stream_games
 from draughts_engine.variants import Variant
 from protocol.match.errors import MAX_DIGITS, MatchError
 
 __all__ = ["TERMINATIONS", "FORFEITS", "GameRecord", "game_text", "OPENING_END_COMMENT",
            "GameText", "split_games", "read_game_text", "record_from_game", "PdnContents",
-           "read_records", "copy_games", "MAX_LINE_BYTES"]
+           "read_records", "copy_games", "MAX_LINE_BYTES", "looks_cut_off", "opening_key",
+           "same_game"]
 
 TERMINATIONS = ("normal", "adjudication", "time forfeit", "stalled", "crash", "illegal move",
                 "protocol error")
@@ -45,6 +51,9 @@ MAX_PROBLEMS = 50
 MAX_PROBLEM_CHARS = 300
 """A problem's message is cut there (a reader may quote a whole 5,000-digit tag)."""
 _SPECIAL = frozenset("{};])(")  # what makes a movetext line worth a closer look
+_MOVE_CHARS = frozenset("0123456789abcdefghx-:/")
+"""What the moves (and a cut result token) of our games are made of: numeric or algebraic
+squares, ``-``, ``x``, ``:``."""
 
 
 @dataclass
@@ -55,6 +64,10 @@ class GameRecord:
     read from a file may have no ``text``/``moves`` (see :func:`read_records`); ``span`` is
     then where its text is: ``(path, first byte, end byte)``. ``notes`` are lines for the
     user (the end of a crashed engine's stderr), never written to the PDN file.
+
+    Read from a file, a record also keeps what says which match it belongs to (None when the
+    game does not have it): the ``WhiteLimits``, ``BlackLimits`` and ``Opening`` tags, and
+    ``opening_key``, its start position and opening moves (:func:`opening_key`).
     """
 
     index: Optional[int]
@@ -70,6 +83,10 @@ class GameRecord:
     game_type: str = ""
     span: Optional[Tuple[str, int, int]] = None
     notes: Tuple[str, ...] = ()
+    white_limits: Optional[str] = None
+    black_limits: Optional[str] = None
+    opening: Optional[str] = None
+    opening_key: Optional[Tuple[str, ...]] = None
 
     @property
     def loser(self) -> Optional[str]:
@@ -99,6 +116,43 @@ def game_text(game: Game, tags: Dict[str, str], comment: str = "", opening_plies
     return game.to_pdn(tags, comments=comments)
 
 
+def opening_key(text: str, fen: Optional[str] = None) -> Tuple[str, ...]:
+    """What tells one opening from another in a game's PDN text (as our writer puts it: tag
+    lines, then the movetext): its ``FEN`` tag (``""`` without one; ``fen`` when given, read
+    from the tags already) and the moves as written before ``{end of opening}`` (none without
+    that comment).
+
+    >>> g = Game("english"); _ = g.push_all(["11-15", "23-19", "8-11"])
+    >>> opening_key(game_text(g, {"Result": "*"}, "", 2))
+    ('', '11-15', '23-19')
+    """
+    at = text.find("{" + OPENING_END_COMMENT + "}")
+    head = text[:at] if at >= 0 else text
+    last_tag = head.rfind("\n[") + 1  # where the last tag line begins (0: none, or the first)
+    end_of_tags = head.find("\n", last_tag) + 1 if last_tag or head.startswith("[") else 0
+    if fen is None:
+        fen = ""
+        for line in head[:end_of_tags].splitlines():
+            tag = _tag(line.strip())
+            if tag is not None and tag[0] == "FEN":
+                fen = tag[1]
+    if at < 0 or end_of_tags <= 0:
+        return (fen,)
+    movetext = head[end_of_tags:]
+    if "%" in movetext:
+        movetext = "\n".join(line for line in movetext.splitlines() if not line.startswith("%"))
+    moves: List[str] = []
+    in_comment = False
+    for word in movetext.split():
+        if in_comment or word.startswith("{"):
+            in_comment = not word.endswith("}")
+            continue
+        word = word.rsplit(".", 1)[-1]
+        if word and not word.isdigit():
+            moves.append(word)
+    return (fen, *moves)
+
+
 # --------------------------------------------------------------------------- splitting files
 
 
@@ -106,7 +160,8 @@ def game_text(game: Game, tags: Dict[str, str], comment: str = "", opening_plies
 class GameText:
     """One game's text as it stands in a file: from line ``line``, bytes ``start:end``;
     ``tag_lines`` are its leading tag lines (stripped); ``problem`` is the first stray bracket
-    met (empty when none)."""
+    met (empty when none); ``last_word`` the last word of its last line that is neither blank
+    nor an escape line (``%``)."""
 
     text: str
     line: int
@@ -114,6 +169,7 @@ class GameText:
     end: int
     problem: str = ""
     tag_lines: Tuple[str, ...] = ()
+    last_word: str = ""
 
 
 def _scan(line: str, state: List[int]) -> str:
@@ -150,6 +206,8 @@ def _scan(line: str, state: List[int]) -> str:
 def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
     """The games of a binary PDN stream, one :class:`GameText` at a time, in one pass.
 
+    A byte order mark at the start is skipped (the first game's span begins after it); escape
+    lines (``%`` in the first column) belong to the game around them but count for nothing.
     Raises :class:`MatchError` (naming file and line) for text that is not UTF-8 or a line
     longer than :data:`MAX_LINE_BYTES`.
     """
@@ -163,6 +221,7 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
     opened_at = 0  # the line where the open comment or variation began
     blank_before = True
     problem = ""
+    last_word = ""
     while True:
         raw = handle.readline(MAX_LINE_BYTES + 1)
         if not raw:
@@ -171,10 +230,19 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
         if len(raw) > MAX_LINE_BYTES:
             raise MatchError(f"{path}:{number}: a line longer than {MAX_LINE_BYTES} bytes: "
                              f"not a PDN file")
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8):]
+            offset = len(codecs.BOM_UTF8)
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise MatchError(f"{path}:{number}: not UTF-8 text") from None
+        if not state[0] and line.startswith("%"):  # an escape line: kept, but counts for nothing
+            if not lines:
+                first_line, start = number, offset
+            lines.append(line)
+            offset += len(raw)
+            continue
         stripped = line.strip()
         is_tag = not state[0] and not state[1] and stripped.startswith("[")
         if (state[0] or state[1]) and blank_before and _tag(stripped) is not None:
@@ -187,13 +255,15 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
             is_tag = True
         blank_before = not stripped
         if is_tag and not previous_tag and has_content:
-            yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines))
+            yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines),
+                           last_word)
             lines, tag_lines, has_content, problem = [], [], False, ""
         if not lines:
             first_line, start = number, offset
         lines.append(line)
         offset += len(raw)
         if stripped:
+            last_word = stripped.rsplit(None, 1)[-1]
             if is_tag and (previous_tag or not has_content):
                 tag_lines.append(stripped)
             has_content = True
@@ -206,7 +276,67 @@ def split_games(handle: IO[bytes], path: str) -> Iterator[GameText]:
                 if stray and not problem:
                     problem = f"{path}:{number}: {stray}"
     if has_content:
-        yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines))
+        yield GameText("".join(lines), first_line, start, offset, problem, tuple(tag_lines),
+                       last_word)
+
+
+def looks_cut_off(text: str) -> bool:
+    """Whether ``text``, found after the last finished game of a file, can be a game our
+    writer was writing when it was stopped: its first line is a tag line (or the start of one),
+    it reads as one game without a result token, every move word is made of move characters,
+    and anything the reader finds wrong is on its last line (cut in the middle of a tag, a
+    comment or a token). Notes or a document appended to a file are not.
+
+    >>> looks_cut_off('[Event "x"]\\n[Round "2"]\\n\\n1. 11-15 23-19 {end of')
+    True
+    >>> looks_cut_off("# My notes\\n\\nSome text.\\n")
+    False
+    """
+    return _cut_off(text, _TAIL, list(stream_games(text, strict=False, replay=False,
+                                                   source=_TAIL)))
+
+
+_TAIL = "<tail>"
+
+
+def _cut_off(text: str, source: str, games: List[Any]) -> bool:
+    """:func:`looks_cut_off` of ``text``, read as ``games`` (errors naming ``source``)."""
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1)
+             if line.strip() and not line.startswith("%")]
+    if not lines or len(games) != 1:
+        return False
+    first = lines[0][1]
+    if _tag(first) is None and not (len(lines) == 1 and _tag_start(first)):
+        return False
+    game = games[0]
+    if game.result is not None:
+        return False
+    if game.error is not None and not str(game.error).startswith(f"{source}:{lines[-1][0]}:"):
+        return False
+    return all(_MOVE_CHARS.issuperset(word) for word in game.move_texts)
+
+
+def _tag_start(line: str) -> bool:
+    """Whether ``line`` is the start of a tag line cut short: ``[``, ``[Name``, ``[Name "val``."""
+    if not line.startswith("["):
+        return False
+    name, space, rest = line[1:].partition(" ")
+    if name and not name.replace("_", "").isalnum():
+        return False
+    return not space or rest == "" or (rest.startswith('"') and not rest.endswith('"]'))
+
+
+def _unfinished(game: GameText, path: str) -> Tuple[str, bool]:
+    """What is wrong with a game text without a result at its end, and whether it is a game
+    cut off by an interrupted writer (:func:`looks_cut_off`)."""
+    games = list(stream_games(game.text, strict=False, replay=False, source=_TAIL))
+    if _cut_off(game.text, _TAIL, games):
+        return f"{path}:{game.line}: an unfinished game (no result at its end)", True
+    if len(games) > 1 and games[0].result is not None:
+        return (f"{path}:{game.line + games[1].line - 1}: text after the end of the game at "
+                f"line {game.line} (not a game)"), False
+    return (f"{path}:{game.line}: text that is not a game (no result at its end, and it does "
+            f"not read as the start of a game)"), False
 
 
 # --------------------------------------------------------------------------- reading records
@@ -227,16 +357,29 @@ def _round_index(text: str) -> Optional[int]:
 
 
 def _tag(line: str) -> Optional[Tuple[str, str]]:
-    """``[Name "value"]`` on a line of its own (as our writer puts it); None for anything else."""
+    """``[Name "value"]`` on a line of its own (as our writer puts it), the value unescaped
+    (``\\"`` and ``\\\\``); None for anything else (the real reader decides then)."""
     space = line.find(' "')
     if space < 2 or not line.endswith('"]'):
         return None
     value = line[space + 2:-2]
-    if '"' in value and '"' in value.replace('\\"', ""):
-        return None
-    if "\\" in value:
-        value = value.replace('\\"', '"').replace("\\\\", "\\")
-    return line[1:space], value
+    if '"' not in value and "\\" not in value:
+        return line[1:space], value
+    out: List[str] = []
+    index, length = 0, len(value)
+    while index < length:
+        ch = value[index]
+        if ch == "\\":
+            if index + 1 == length:
+                return None  # the closing quote is escaped: not a tag of its own line
+            if value[index + 1] in '"\\':
+                index += 1
+                ch = value[index]
+        elif ch == '"':
+            return None
+        out.append(ch)
+        index += 1
+    return line[1:space], "".join(out)
 
 
 def _header_tags(game: GameText, variant: Optional[Variant], path: str) -> Dict[str, str]:
@@ -275,7 +418,9 @@ def record_from_game(game: Any, text: str) -> Optional[GameRecord]:
     return GameRecord(_round_index(tags.get("Round", "")), tags.get("White", "?"),
                       tags.get("Black", "?"), outcome, tags.get("Termination", "normal"), "",
                       game.ply, text, tuple(m.pdn() for m in game.moves), tags.get("Event", ""),
-                      tags.get("GameType", str(game.variant.game_type)))
+                      tags.get("GameType", str(game.variant.game_type)),
+                      white_limits=tags.get("WhiteLimits"), black_limits=tags.get("BlackLimits"),
+                      opening=tags.get("Opening"))
 
 
 def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: bool,
@@ -291,12 +436,13 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
         record = record_from_game(games[0], text if keep_text else "")
         if record is None:
             raise MatchError(f"{path}:{game.line}: a game without a result")
+        record.opening_key = opening_key(text, games[0].tags.get("FEN", ""))
     else:
         tags = _header_tags(game, variant, path)
         outcome = OUTCOMES.get(tags.get("Result", "*"))
         if outcome is None:
             raise MatchError(f"{path}:{game.line}: a game without a result")
-        last = text.rsplit(None, 1)[-1]
+        last = game.last_word
         if last != tags["Result"]:
             raise MatchError(f"{path}:{game.line}: the Result tag says {tags['Result']}, "
                              f"the game ends with {last}")
@@ -304,9 +450,23 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
         record = GameRecord(_round_index(tags.get("Round", "")), tags.get("White", "?"),
                             tags.get("Black", "?"), outcome, tags.get("Termination", "normal"),
                             "", plies or 0, text if keep_text else "",
-                            (), tags.get("Event", ""), tags.get("GameType", ""))
+                            (), tags.get("Event", ""), tags.get("GameType", ""),
+                            white_limits=tags.get("WhiteLimits"),
+                            black_limits=tags.get("BlackLimits"), opening=tags.get("Opening"),
+                            opening_key=opening_key(text, tags.get("FEN", "")))
     record.span = (path, game.start, game.end)
     return record
+
+
+def _share(record: GameRecord, shared: Dict[Any, Any]) -> None:
+    """Make the values many records of a file repeat one object each (memory for big files)."""
+    record.white_limits = shared.setdefault(record.white_limits, record.white_limits)
+    record.black_limits = shared.setdefault(record.black_limits, record.black_limits)
+    record.opening = shared.setdefault(record.opening, record.opening)
+    record.opening_key = shared.setdefault(record.opening_key, record.opening_key)
+    record.white = shared.setdefault(record.white, record.white)
+    record.black = shared.setdefault(record.black, record.black)
+    record.event = shared.setdefault(record.event, record.event)
 
 
 @dataclass
@@ -314,7 +474,8 @@ class PdnContents:
     """What :func:`read_records` found: the finished games, the problems (messages naming
     file and line; at most :data:`MAX_PROBLEMS` kept, ``problem_count`` counts all), the byte
     offset after the last good game and the file's size; ``tail_unfinished`` says that the last
-    game has no result at its end (what an interrupted writer leaves)."""
+    game has no result at its end and reads as the start of a game (:func:`looks_cut_off`:
+    what an interrupted writer leaves, the last problem)."""
 
     records: List[GameRecord]
     good_end: int
@@ -333,6 +494,7 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
     file cannot be read at all.
     """
     contents = PdnContents([], 0, 0, [])
+    shared: Dict[Any, Any] = {}
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
@@ -343,14 +505,13 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
         try:
             for game in split_games(handle, path):
                 contents.tail_unfinished = False
-                words = game.text.rsplit(None, 1)
-                if not game.problem and (not words or words[-1] not in RESULT_TOKENS):
-                    contents.tail_unfinished = True
-                    problem = f"{path}:{game.line}: an unfinished game (no result at its end)"
+                if not game.problem and game.last_word not in RESULT_TOKENS:
+                    problem, contents.tail_unfinished = _unfinished(game, path)
                 else:
                     try:
-                        contents.records.append(_record(game, path, variant, check_moves,
-                                                        keep_text))
+                        record = _record(game, path, variant, check_moves, keep_text)
+                        _share(record, shared)
+                        contents.records.append(record)
                         contents.good_end = game.end
                         continue
                     except (MatchError, ValueError) as exc:  # the rules' errors are ValueErrors
@@ -366,6 +527,35 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
             raise MatchError(f"cannot read {path}: {exc.strerror or exc}") from None
         contents.size = handle.tell()
     return contents
+
+
+def _moves_of(record: GameRecord) -> Tuple[str, ...]:
+    """The moves of a record as written in its PDN text (read back from its span if need be);
+    ``()`` when they cannot be read."""
+    if record.moves:
+        return record.moves
+    text = record.text
+    if not text and record.span is not None:
+        path, start, end = record.span
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(start)
+                text = handle.read(end - start).decode("utf-8", "replace")
+        except OSError:
+            return ()
+    games = list(stream_games(text, strict=False, replay=False))
+    return games[0].move_texts if len(games) == 1 else ()
+
+
+def same_game(a: GameRecord, b: GameRecord) -> bool:
+    """Whether two records are one game written twice: the same event, round, players,
+    variant, result and moves (the date, the comments, the other tags may differ)."""
+    if (a.event, a.index, a.white, a.black, a.outcome, a.game_type) != \
+            (b.event, b.index, b.white, b.black, b.outcome, b.game_type):
+        return False
+    if a.plies and b.plies and a.plies != b.plies:
+        return False
+    return _moves_of(a) == _moves_of(b)
 
 
 def copy_games(records: List[GameRecord], out: IO[str]) -> None:

@@ -21,16 +21,26 @@ import threading
 from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine.game import GameResult
+from draughts_engine.pdn_writer import tag_value
 from protocol.match.config import MatchConfig
 from protocol.match.elo import elo_interval, format_elo, sprt_status
-from protocol.match.engines import EngineSlot, EngineSpec, start_engine
-from protocol.match.errors import EngineStartError, MatchError
+from protocol.match.engines import EngineSlot, EngineSpec, launch_engine, stop_engine
+from protocol.match.errors import EngineStartError, MatchError, quoted
 from protocol.match.game import play_game
+from protocol.match.openings import Opening
 from protocol.match.plan import PlannedGame, build_pairings, build_plan, shard_of
-from protocol.match.records import GameRecord, read_records
+from protocol.match.records import GameRecord, game_text, opening_key, read_records
 from protocol.match.report import PairStats, format_report, percent, points
 
 __all__ = ["MatchRunner", "describe_bug"]
+
+
+def _opening_text(key: Tuple[str, ...]) -> str:
+    """An :func:`~.records.opening_key` for a message: ``FEN ... moves 11-15 23-19``."""
+    fen, moves = key[0], " ".join(key[1:])
+    if not fen:
+        return moves or "the start position"
+    return f"FEN {fen}" + (f" moves {moves}" if moves else "")
 
 
 def describe_bug(exc: BaseException) -> str:
@@ -49,7 +59,8 @@ class MatchRunner:
     """Runs a :class:`MatchConfig`: plan, resume, worker threads, PDN, progress, SPRT, table.
 
     :meth:`run` returns the exit status: 0 finished (also after an SPRT decision), 1 an
-    internal error, 2 the PDN file could not be written, 130 interrupted.
+    internal error, 2 the PDN file could not be written, 130 interrupted. A failure is one
+    line on ``err`` (``draughts-match: error: ...``); the table then holds the games saved.
     """
 
     def __init__(self, config: MatchConfig, out: Optional[IO[str]] = None,
@@ -62,6 +73,10 @@ class MatchRunner:
         names = [spec.name for spec in config.engines]
         if len(set(names)) != len(names):
             raise MatchError(f"engine names must differ: {', '.join(names)}")
+        for what, text in [("--event", config.event)] + [("engine name", n) for n in names]:
+            if tag_value(text) != text:
+                raise MatchError(f"{what} {quoted(text)} has a control character (a line break, "
+                                 f"a tab, ...), which a PDN tag cannot hold")
         if config.resume and not config.pdn:
             raise MatchError("--resume needs --pdn FILE")
         k, n = config.shard
@@ -85,6 +100,7 @@ class MatchRunner:
         self.failure: Optional[str] = None
         self.failure_status = 1
         self._pdn_handle: Optional[IO[str]] = None
+        self._stoppers: List[threading.Thread] = []  # threads stopping engines (interruption)
         self.head = PairStats(config.engines[0].name, "the field")
         self._progress_open = False
 
@@ -103,7 +119,7 @@ class MatchRunner:
             raise MatchError(f"--pdn {path} is a folder, not a file")
         if not self.config.resume:
             if os.path.exists(path) and os.path.getsize(path) > 0 and not self.config.overwrite:
-                raise MatchError(f"{path} already has games: use --resume to continue that match "
+                raise MatchError(f"{path} is not empty: use --resume to continue the match in it "
                                  f"or --overwrite to replace it")
             self._pdn_handle = self._open_pdn("w")
             return
@@ -111,16 +127,18 @@ class MatchRunner:
         problems = list(contents.problems)
         count = contents.problem_count
         if contents.tail_unfinished:
-            count -= 1  # the unfinished game at the end: an interrupted writer left it
+            count -= 1  # the game cut off at the end: an interrupted writer left it
             if len(problems) == contents.problem_count:
                 problems.pop()
         if count:
-            more = f"\n  ... and {count - len(problems)} more" if count > len(problems) else ""
-            raise MatchError(f"cannot resume from {path}: {count} game(s) cannot be read:\n  "
-                             + "\n  ".join(problems) + more)
+            more = (f" (and {count - 1} more problem(s): 'draughts-match merge {path}' lists "
+                    f"them)" if count > 1 else "")
+            raise MatchError(f"cannot resume from {path}: {problems[0]}{more}; "
+                             f"the file is left as it is")
         self.records = self._plan_records(path, contents.records)  # before changing the file
         if contents.tail_unfinished:
-            self._say(f"resume: dropping an unfinished game at the end of {path}")
+            self._say(f"resume: dropping an unfinished game cut off at the end of {path} "
+                      f"({contents.size - contents.good_end} bytes)")
             try:
                 with open(path, "r+b") as handle:
                     handle.truncate(contents.good_end)
@@ -128,13 +146,50 @@ class MatchRunner:
                 raise MatchError(f"cannot write {path}: {exc.strerror or exc}") from None
         self._pdn_handle = self._open_pdn("a")
 
+    def _opening_key(self, opening: Opening, cache: Dict[Opening, Tuple[str, ...]]
+                     ) -> Tuple[str, ...]:
+        """:func:`~.records.opening_key` of the game text this match writes for ``opening``
+        (its FEN tag and its moves as written)."""
+        if opening not in cache:
+            game = opening.game(self.config.variant)
+            cache[opening] = opening_key(game_text(game, {"Result": "*"}, "", game.ply))
+        return cache[opening]
+
+    def _check_match(self, path: str, record: GameRecord, planned: PlannedGame,
+                     cache: Dict[Opening, Tuple[str, ...]]) -> None:
+        """Refuse a game of the file that another match played: another ``--event``, other
+        limits, another opening (another ``--openings`` or ``--seed``). Tags the game does not
+        have are not checked."""
+        config = self.config
+        where = f"cannot resume from {path}: game Round {planned.index + 1} has"
+        if record.event and record.event != config.event:
+            raise MatchError(f"{where} Event {quoted(record.event)}, this match writes "
+                             f"{quoted(config.event)} (--event)")
+        for tag, number, text in (("WhiteLimits", planned.white, record.white_limits),
+                                  ("BlackLimits", planned.black, record.black_limits)):
+            spec = config.engines[number]
+            if text is not None and text != spec.limits_text():
+                raise MatchError(f"{where} {tag} {quoted(text)}, this match gives {spec.name} "
+                                 f"{quoted(spec.limits_text())}")
+        opening = config.openings[planned.opening % len(config.openings)]
+        label = tag_value(opening.label)
+        hint = "another --openings or --seed?"
+        if record.opening is not None and label and record.opening != label:
+            raise MatchError(f"{where} Opening {quoted(record.opening)}, this match plays "
+                             f"{quoted(label)} there ({hint})")
+        expected = self._opening_key(opening, cache)
+        if record.opening_key is not None and record.opening_key != expected:
+            raise MatchError(f"{where} the opening {_opening_text(record.opening_key)}, this "
+                             f"match plays {_opening_text(expected)} there ({hint})")
+
     def _plan_records(self, path: str, records: Sequence[GameRecord]) -> List[GameRecord]:
-        """The records of a resumed file, each checked to be a game of this plan (a game
-        written twice counts once)."""
+        """The records of a resumed file, each checked to be a game of this plan, played by
+        this match (:meth:`_check_match`); a game written twice counts once."""
         names = [spec.name for spec in self.config.engines]
         game_type = str(self.config.variant.game_type)
         mine = {g.index: g for g in self._my_games()}
         seen: Dict[int, GameRecord] = {}
+        cache: Dict[Opening, Tuple[str, ...]] = {}
         for record in records:
             planned = mine.get(record.index) if record.index is not None else None
             if planned is None:
@@ -152,6 +207,7 @@ class MatchRunner:
                 raise MatchError(f"cannot resume from {path}: game Round {record.index + 1} has "
                                  f"GameType {record.game_type}, this match plays "
                                  f"{self.config.variant.name} ({game_type})")
+            self._check_match(path, record, planned, cache)
             if record.index not in seen:
                 seen[record.index] = record
         return list(seen.values())
@@ -168,10 +224,11 @@ class MatchRunner:
         """Start each engine once so a bad command or option fails the match at once."""
         for spec in specs:
             try:
-                engine = start_engine(spec, self.config.variant.name, self.config.start_timeout)
+                engine, process = launch_engine(spec, self.config.variant.name,
+                                                self.config.start_timeout)
             except EngineStartError as exc:
                 raise MatchError(f"engine {spec.name}: {exc}") from None
-            engine.quit()
+            stop_engine(engine, process)
 
     # ---------------------------------------------------------------- output
 
@@ -194,21 +251,26 @@ class MatchRunner:
             self.err.write(text + "\n")
         self.err.flush()
 
-    def _write_pdn(self, record: GameRecord) -> None:
+    def _write_pdn(self, record: GameRecord) -> bool:
+        """Append a game to the PDN file (if any); False when it could not be written (the
+        match is then stopped with exit status 2)."""
         if self._pdn_handle is None:
-            return
+            return True
         try:
             self._pdn_handle.write(record.text)
             self._pdn_handle.flush()
         except OSError as exc:
-            self.failure = f"cannot write {self.config.pdn}: {exc.strerror or exc}"
+            self.failure = (f"draughts-match: error: cannot write {self.config.pdn}: "
+                            f"{exc.strerror or exc} (game {(record.index or 0) + 1} is not "
+                            f"saved; the file holds the games before it)")
             self.failure_status = 2
             self.abort.set()
-            return
+            return False
         try:
             os.fsync(self._pdn_handle.fileno())
         except OSError:
             pass
+        return True
 
     def _count(self, record: GameRecord) -> None:
         """Add a game to the running tally of the head line (the pairing, or the first engine
@@ -282,6 +344,19 @@ class MatchRunner:
                 except OSError:
                     pass
                 self._pdn_handle = None
+            self._await_stoppers()
+
+    def _await_stoppers(self) -> None:
+        """Wait for the threads that stop engines after an interruption (each is done within
+        about a second: quit, terminate, kill). A Ctrl-C meanwhile is let go: no engine may
+        outlive the runner, and nothing must be left for the interpreter to wait for at exit,
+        where a Ctrl-C prints a traceback."""
+        for thread in self._stoppers:
+            while thread.is_alive():
+                try:
+                    thread.join()
+                except KeyboardInterrupt:
+                    pass
 
     def _run(self) -> int:
         config = self.config
@@ -344,7 +419,8 @@ class MatchRunner:
                 if kind == "done":
                     finished += 1
                 elif kind == "error":
-                    self.failure = f"internal error in game {item.index + 1}: {payload}"
+                    self.failure = (f"draughts-match: internal error in game {item.index + 1}: "
+                                    f"{payload}")
                 elif payload is not None:
                     self._finished(payload, total)
             except KeyboardInterrupt:
@@ -371,18 +447,21 @@ class MatchRunner:
             except Exception:  # noqa: BLE001 - best effort while the match is being stopped
                 pass
 
-        # One thread per engine, all at once, and not daemons: a second Ctrl-C ends the
-        # runner at once, and the interpreter still waits for these before the process exits.
+        # One thread per engine, all at once: a second Ctrl-C stops waiting for the games,
+        # and run() still waits for these (not daemons either) before it returns.
         for slot in slots:
-            threading.Thread(target=discard, args=(slot,), name="match-stop-engine").start()
+            thread = threading.Thread(target=discard, args=(slot,), name="match-stop-engine")
+            thread.start()
+            self._stoppers.append(thread)
 
     def _finished(self, record: GameRecord, total: int) -> None:
         """A game came back from a worker: count it, write it, show it, check the SPRT."""
         if self.failure is not None:
             return  # the match is being stopped: keep the file as it was
+        if not self._write_pdn(record):
+            return  # not saved: not counted either
         self.records.append(record)
         self._count(record)
-        self._write_pdn(record)
         for note in record.notes:
             self._say(f"game {(record.index or 0) + 1}: {note}" if not note.startswith("  ")
                       else note)
