@@ -42,6 +42,7 @@ sys.path.insert(0, ROOT)
 from draughts_engine.evaluate import evaluation_names, evaluator  # noqa: E402
 from draughts_engine.evalmodel import feature_names, features, fitted_weights  # noqa: E402
 from draughts_engine.game import Game  # noqa: E402
+from draughts_engine.errors import InvalidPdnError  # noqa: E402
 from draughts_engine.pdn import stream_games  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
@@ -157,7 +158,9 @@ def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_p
                     record = next(records)
                 except StopIteration:
                     break
-                except (UnicodeDecodeError, OSError, EOFError) as exc:  # not UTF-8, broken .gz
+                except InvalidPdnError as exc:  # e.g. not UTF-8 (it names the file and line)
+                    raise UsageError(f"cannot read {exc}") from None
+                except (UnicodeDecodeError, OSError, EOFError) as exc:  # a broken .gz
                     raise UsageError(f"cannot read {path}: {exc}") from None
                 number += 1
                 game = record.game
