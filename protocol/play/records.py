@@ -55,6 +55,7 @@ __all__ = [
     "canonical_variant",
     "new_record",
     "records_from_text",
+    "is_fen_shaped",
 ]
 
 #: Every game the front ends play, by canonical name.
@@ -623,13 +624,23 @@ def new_record(variant: str, fen: Optional[str] = None) -> GameRecord:
     return DraughtsRecord(name, fen)
 
 
+def is_fen_shaped(text: str) -> bool:
+    """Whether one line of text is meant as a draughts FEN: the side to move (``W``/``B``)
+    then ``:``, perhaps in quotes (``"W:W31-50:B1-20"``). Move text never is (``1. 32-28``,
+    even with ``{a comment: with a colon}``)."""
+    core = text.strip().strip("\"'").strip()
+    return len(core) >= 2 and core[0] in "WBwb" and core[1:].lstrip().startswith(":")
+
+
 def records_from_text(text: str, default_variant: str, source: str = "<text>"
                       ) -> List[GameRecord]:
     """The games of PDN text, or one game set up from a FEN line.
 
     Draughts PDN takes its variant from ``[GameType]`` (else ``default_variant``); the small
-    games' files carry ``[Variant "tictactoe"|"tatedrez"]``. Text without tags or moves is
-    read as a FEN of ``default_variant``. Raises :class:`LoadError` naming ``source``.
+    games' files carry ``[Variant "tictactoe"|"tatedrez"]``. One line shaped as a FEN
+    (:func:`is_fen_shaped`; any line for the small games) sets up a position of
+    ``default_variant``; anything else is PDN, tags or not. Raises :class:`LoadError` naming
+    ``source`` (and, for one line that is neither, saying that both were considered).
     """
     stripped = text.strip()
     if not stripped:
@@ -640,14 +651,17 @@ def records_from_text(text: str, default_variant: str, source: str = "<text>"
     if small:
         return _small_games_from_pdn(text, source)
     default = canonical_variant(default_variant)
-    if "\n" not in stripped and not stripped.startswith("[") and (
-            ":" in stripped or default in _SMALL_GAMES):
+    one_line = "\n" not in stripped and not stripped.startswith("[")
+    if one_line and (default in _SMALL_GAMES or is_fen_shaped(stripped)):
         return [new_record(default, stripped)]  # one FEN line
     if default in _SMALL_GAMES:
         raise LoadError(f"{source}: not a {default} FEN or game file")
     try:
         games = read_games(text, default, source)
     except DraughtsError as exc:
+        if one_line:
+            raise LoadError(f"{exc} (read as PDN; a FEN would start with W: or B:)") \
+                from None
         raise LoadError(str(exc)) from None
     if not games:
         raise LoadError(f"{source}: no game found")
