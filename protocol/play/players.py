@@ -110,6 +110,9 @@ class PlayerSpec:
     For an engine: ``command`` (argv), ``protocol`` ``'uci'`` (PROTOCOL.md) or ``'hub'``,
     ``builtin`` when it is our own engine, and ``limits`` when the player has its own
     (else the game's are used). ``name`` is what the board and the PDN call the player.
+    ``program`` is what a front end calls the engine itself, shown with its limits
+    (``deep (level 3)``) from the start; without it the engine's ``id name`` is used, known
+    once the engine has started. Words do not set ``program`` (:meth:`parse`).
     """
 
     kind: str = "human"
@@ -118,6 +121,7 @@ class PlayerSpec:
     name: Optional[str] = None
     limits: Optional[SearchLimits] = None
     builtin: bool = False
+    program: Optional[str] = None
 
     @property
     def is_human(self) -> bool:
