@@ -141,8 +141,8 @@ class PlayerSpec:
     def parse(cls, words: Sequence[str]) -> "PlayerSpec":
         """A player from words: ``human`` | ``engine`` | ``cmd:<command>``, then ``key=value``.
 
-        Keys: ``proto=uci|hub``, ``name=<text>``, ``level=1..12``, ``movetime=<ms>`` (engines
-        only except ``name``). A single word with spaces is split like a shell would
+        Keys: ``proto=uci|hub``, ``name=<text>``, ``level=1..12`` or ``movetime=<ms>`` (engines
+        only except ``name``; not both strengths, as in the web board's API). A single word with spaces is split like a shell would
         (``'engine level=3'``). Raises :class:`PlayerSpecError` with a one-line reason.
         """
         words = list(words)
@@ -192,6 +192,8 @@ class PlayerSpec:
                 movetime = _positive_int(key, value)
             else:
                 raise PlayerSpecError(f"unknown key {key!r} (known: proto, name, level, movetime)")
+        if depth is not None and movetime is not None:
+            raise PlayerSpecError("give level or movetime, not both")
         limits = None
         if depth is not None or movetime is not None:
             try:
