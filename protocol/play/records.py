@@ -56,6 +56,7 @@ __all__ = [
     "new_record",
     "records_from_text",
     "is_fen_shaped",
+    "draughts_title",
 ]
 
 #: Every game the front ends play, by canonical name.
@@ -175,6 +176,20 @@ def canonical_variant(name: str) -> str:
         return get_variant(lowered).name
     except UnknownVariantError:
         raise LoadError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
+
+
+#: Titles that are not "<Variant> draughts": games named otherwise, or named as draughts already.
+_DRAUGHTS_TITLES = {"frysk": "Frysk!", "pool": "Pool checkers"}
+
+
+def draughts_title(variant: str) -> str:
+    """What a person calls a draughts variant, by its canonical name: ``English draughts``,
+    ``Antidraughts``, ``Frysk!``, ``Pool checkers``."""
+    if variant in _DRAUGHTS_TITLES:
+        return _DRAUGHTS_TITLES[variant]
+    if "draughts" in variant or "checkers" in variant:
+        return variant.capitalize()
+    return f"{variant.capitalize()} draughts"
 
 
 class GameRecord:
@@ -331,7 +346,7 @@ class DraughtsRecord(GameRecord):
         # draw); once the game goes elsewhere the result follows the moves.
         self._read_moves = [move.pdn() for move in game.moves] if "Result" in self._tags else None
         self.variant = game.variant.name
-        self.title = f"{self.variant.capitalize()} draughts"
+        self.title = draughts_title(self.variant)
         self.first_player = game.variant.first
         self.side_names = {"white": "White", "black": "Black"}
 
