@@ -41,6 +41,12 @@ def non_space(text: str) -> List[Piece]:
 
 # ------------------------------------------------------------------------------ the scan
 
+def test_the_module_example_runs() -> None:
+    import doctest
+    import protocol.play.movetext as movetext
+    assert doctest.testmod(movetext).failed == 0
+
+
 def test_brackets_inside_comments_do_not_count() -> None:
     text = "1. 11-15 (9-14 {:) (} ; )\n 23-19) {main: (x} 23-19 *"
     kinds = [(p.kind, p.text, p.depth) for p in non_space(text)]
