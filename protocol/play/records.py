@@ -178,18 +178,11 @@ def canonical_variant(name: str) -> str:
         raise LoadError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
 
 
-#: Titles that are not "<Variant> draughts": games named otherwise, or named as draughts already.
-_DRAUGHTS_TITLES = {"frysk": "Frysk!", "pool": "Pool checkers"}
-
-
 def draughts_title(variant: str) -> str:
-    """What a person calls a draughts variant, by its canonical name: ``English draughts``,
-    ``Antidraughts``, ``Frysk!``, ``Pool checkers``."""
-    if variant in _DRAUGHTS_TITLES:
-        return _DRAUGHTS_TITLES[variant]
-    if "draughts" in variant or "checkers" in variant:
-        return variant.capitalize()
-    return f"{variant.capitalize()} draughts"
+    """What a person calls a draughts variant, by its canonical name: the variant's own
+    ``title`` (``Antidraughts``, ``Frysk!``, ``Pool checkers``), else ``English draughts``."""
+    rules = get_variant(variant)
+    return rules.title or f"{rules.name.capitalize()} draughts"
 
 
 class GameRecord:
