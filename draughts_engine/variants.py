@@ -204,6 +204,9 @@ class Variant:
     pdn_variant: str = ""
     """The PDN ``[Variant]`` tag value of a variant that shares its ``GameType``
     number with another (the International game variants); empty otherwise."""
+    title: str = ""
+    """What people call the game when it is not "<Name> draughts" (``Frysk!``,
+    ``Pool checkers``, ``Antidraughts``); empty otherwise."""
 
     @property
     def precedence(self) -> Tuple[str, ...]:
@@ -329,7 +332,7 @@ POOL = Variant(
     majority_capture=False, promote_during_capture=False, game_type=23, start_rows=3,
     draw=DrawRules(repetitions=3, no_progress_plies=60),
     aliases=("american-pool", "pool-checkers", "pool-checkers-american"), king_value=250, notation=NUMERIC,
-    hub_names=("pool",),
+    hub_names=("pool",), title="Pool checkers",
     published_perft=(7, 49, 302, 1469, 7482, 37986, 190146, 929896, 4570534, 22435955),
 )
 THAI = Variant(
@@ -355,7 +358,7 @@ ANTIDRAUGHTS = Variant(
     draw=DrawRules(repetitions=3),
     aliases=("losing", "giveaway", "anti"), king_value=300, notation=NUMERIC,
     hub_names=("losing", "antidraughts"), pdn_results=("2-0", "0-2", "1-1"),
-    goal=LOSE_GOAL, pdn_variant="Antidraughts",
+    goal=LOSE_GOAL, pdn_variant="Antidraughts", title="Antidraughts",
 )
 BREAKTHROUGH = Variant(
     name="breakthrough", size=10, first=WHITE, men_capture_backwards=True, flying_kings=True,
@@ -394,7 +397,7 @@ FRYSK = Variant(
     majority_capture=True, promote_during_capture=False, game_type=97, start_rows=1,
     draw=DrawRules(repetitions=0, two_vs_one_plies=14, two_vs_one_all_kings=True,
                    one_vs_one_plies=4, one_vs_one_kings_only=True),
-    aliases=("frysk!",),
+    aliases=("frysk!",), title="Frysk!",
     king_value=190, notation=NUMERIC, hub_names=("frysk",), pdn_results=("2-0", "0-2", "1-1"),
     orthogonal_captures=True, capture_king_value=199, king_first_at_equal_value=True,
     king_move_limit=3,

@@ -242,6 +242,8 @@ BAD_USAGE = [
     (["--level", "13"], "--level must be 1..12, got 13"),
     (["--level", "x"], "--level must be a whole number"),
     (["--movetime", "-5"], "--movetime must be a whole number"),
+    (["--level", "3", "--movetime", "100"], "give --level or --movetime, not both"),
+    (["--white", "engine", "level=3", "movetime=100"], "give level or movetime, not both"),
     (["--delay", "abc"], "--delay must be a number of seconds"),
     (["--delay", "-1"], "--delay must be 0..3600 seconds"),
     (["--delay", "nan"], "--delay must be 0..3600 seconds"),

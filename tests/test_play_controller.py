@@ -26,6 +26,7 @@ from protocol.play import (
     PlayerSpec,
     PlayerSpecError,
     UndoRedoError,
+    VARIANTS,
     new_record,
     records_from_text,
 )
@@ -41,6 +42,32 @@ def fake(name: str) -> PlayerSpec:
 
 
 # ---------------------------------------------------------------------------- records
+
+
+TITLES = {"english": "English draughts", "international": "International draughts",
+          "antidraughts": "Antidraughts", "frysk": "Frysk!", "pool": "Pool checkers",
+          "killer": "Killer draughts", "tictactoe": "Tic-tac-toe", "tatedrez": "Tatedrez"}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_game_has_a_title_a_person_would_write(variant: str) -> None:
+    title = new_record(variant).title
+    assert title == TITLES.get(variant, f"{variant.capitalize()} draughts")
+    assert "draughts draughts" not in title.lower()
+
+
+def test_the_status_and_result_lines_use_the_title() -> None:
+    import io
+    from protocol.play.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--variant", "antidraughts", "--white", "human", "--black", "human",
+                   "--fen", "W:W28:B23"], stdin=io.StringIO("28x19\nquit\n"), stdout=out,
+                  stderr=err)
+    assert status == 0, err.getvalue()
+    assert "Antidraughts: White Human, Black Human." in out.getvalue()
+    assert "Antidraughts, move 1: White to move (Human)" in out.getvalue()
+    assert "Game over: Black wins (0-2): black has no legal move and wins." in out.getvalue()
+    assert "Antidraughts draughts" not in out.getvalue()
 
 
 def test_a_wrong_move_gets_a_one_line_reason_and_the_legal_moves() -> None:

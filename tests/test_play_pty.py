@@ -199,6 +199,23 @@ def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_fact
     assert term.wait_exit() == 0
 
 
+def test_ctrl_c_during_a_hint_shows_the_best_move_so_far_and_plays_nothing(
+        terminal_factory) -> None:
+    term = terminal_factory("--variant", "international", "--white", "human", "--black",
+                            "human", "--movetime", "600000")
+    term.expect("White 1> ")
+    term.type("hint\r")
+    term.expect("hint: depth 2")
+    term.type("\x03")
+    after = term.expect("White 1> ")
+    assert "(hint stopped: the best move found so far follows; nothing is played)" in after
+    assert "move now" not in after
+    hint = next(line for line in after.splitlines() if line.startswith("Hint: "))
+    check_moves_with_reference("international", [hint.split()[1]])
+    term.type("quit\r")
+    assert term.wait_exit() == 0
+
+
 def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory) -> None:
     term = terminal_factory("--variant", "english", "--white", "engine", "--black", "engine",
                             "--movetime", "600000")

@@ -110,6 +110,31 @@ def test_person_move_engine_reply_undo_redo_goto(boards):
     assert "[White \"Human\"]" in state["pdn"] and "1. 32-28" in state["pdn"]
 
 
+def test_an_engine_is_named_the_same_before_and_after_it_plays():
+    """The name of the book (what the page's menus show), with the level, from the start:
+    not the command's program (``python3``) first and the engine's id name later."""
+    book = EngineBook([
+        EngineChoice("ours", default_engine().command),
+        EngineChoice("mover", (sys.executable, os.path.join(FAKES, "random_mover.py"),
+                               "--name", "Random Mover 2.0")),
+    ])
+    for engine, expected in (("ours", "ours (level 1)"), ("mover", "mover (level 1)")):
+        # English: Black (the person) moves first, so the engine has not started yet
+        players = Players(engine, None, SearchLimits(depth=1), 0)
+        board = WebBoard("names", BoardSettings("english", None, None, players), book)
+        try:
+            state = board.snapshot()
+            names = [state["players"]["white"]["name"]]
+            assert f'[White "{expected}"]' in state["pdn"]
+            board.act("move", text=state["legal"][0]["pdn"])
+            state = wait(board, lambda s: s["ply"] == 2 and s["thinking"] is None, "a reply")
+            names.append(state["players"]["white"]["name"])
+            assert f'[White "{expected}"]' in state["pdn"]
+            assert names == [expected, expected]
+        finally:
+            board.close()
+
+
 def test_rejected_moves_leave_the_game_as_it_was(boards):
     board = boards(black=None)
     before = board.snapshot()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -240,8 +241,6 @@ def test_malformed_bodies_are_4xx_json(app, headers, data, status):
 
 @pytest.mark.parametrize("data,status", [
     (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\r\n", 411),
-    (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-     b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 411),
     (b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", 400),
     (b"PUT /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", 405),
     (b"DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
@@ -257,6 +256,94 @@ def test_malformed_requests_are_4xx_json(app, data, status):
     assert status_of(answer) == status, answer[:300]
     json_error(body_of(answer))
     still_serving(app)
+
+
+def test_a_body_nested_too_deeply_for_the_json_parser_is_400(app):
+    data = b"[" * 100000 + b"]" * 100000
+    got, _, body = request(app, "POST", "/api/boards", raw_body=data,
+                           headers={"Content-Type": "application/json"})
+    assert got == 400 and "nested too deeply" in json_error(body)
+    got, _, body = request(app, "POST", "/api/boards", raw_body=b'{"pdn": ' + data + b"}",
+                           headers={"Content-Type": "application/json"})
+    assert got == 400 and "nested too deeply" in json_error(body)
+    assert len(app.registry) == 0
+    still_serving(app)
+
+
+POST_HEAD = b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize("data,status,words", [
+    (POST_HEAD + b"Content-Length: 2\r\nContent-Length: 5\r\n\r\n{}abc", 400,
+     "more than one Content-Length header"),
+    (POST_HEAD + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400,
+     "more than one Content-Length header"),
+    (b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
+     b"Content-Length: 40\r\n\r\n", 400, "more than one Content-Length header"),
+    (POST_HEAD.replace(b"Host: 127.0.0.1", b"Host: 127.0.0.1\r\nHost: evil.example")
+     + b"Content-Length: 2\r\n\r\n{}", 400, "more than one Host header"),
+    (POST_HEAD + b"Transfer-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}", 411,
+     "Transfer-Encoding 'gzip' is not accepted"),
+    (POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 411,
+     "send the body with Content-Length"),
+    (b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+     b"0\r\n\r\n", 400, "a GET request has no body"),
+])
+def test_a_request_is_framed_one_way_only(app, data, status, words):
+    """Request smuggling hygiene: what a proxy could read differently is refused, the
+    connection closed, and nothing after it is read as another request."""
+    smuggled = b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " \
+               b"application/json\r\nContent-Length: 2\r\n\r\n{}"
+    answer = raw(app, data + smuggled)
+    assert status_of(answer) == status, answer[:300]
+    assert words in json_error(body_of(answer))
+    assert answer.count(b"HTTP/1.1 ") == 1 and b"Connection: close" in answer
+    assert len(app.registry) == 0
+    still_serving(app)
+
+
+def test_a_burst_of_connections_waits_in_the_listen_queue():
+    """Connections made while the server is not accepting are held by the system (a backlog
+    of 128, not socketserver's 5) and all answered once it accepts again."""
+    server = build_server(port=0)  # bound and listening, not yet accepting
+    sockets = []
+    started = False
+    try:
+        for _ in range(120):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", server.server.port))
+            sockets.append(sock)
+        deadline = time.monotonic() + 120  # a hang guard; connecting takes milliseconds
+        pending = list(sockets)
+        while pending and time.monotonic() < deadline:
+            _, writable, _ = select.select([], pending, [], 1.0)
+            for sock in writable:
+                assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+                pending.remove(sock)
+        assert not pending, f"{len(pending)} of {len(sockets)} connections left waiting"
+        server.start()
+        started = True
+        for sock in sockets:
+            sock.setblocking(True)
+            sock.settimeout(60)
+            sock.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Connection: close\r\n\r\n")
+        for sock in sockets:
+            answer = b""
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            assert status_of(answer) == 200
+    finally:
+        for sock in sockets:
+            sock.close()
+        if started:
+            server.stop()
+        else:
+            server.server.server_close()
 
 
 # ------------------------------------------------------------------------------ the API
@@ -282,6 +369,17 @@ def test_bad_board_settings_are_400_and_start_nothing(app, settings, words):
     assert words in json_error(body)
     assert len(app.registry) == 0
     still_serving(app)
+
+
+def test_pdn_without_tags_is_pdn_even_with_a_colon_in_a_comment(app):
+    board = open_board(app, pdn="1. 32-28 {note: good} 19-23 *", black="human")
+    assert board["state"]["moves"] == [["1.", "32-28"], ["1...", "19-23"]]
+    board = open_board(app, variant="russian", black="human")
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/pdn",
+                              {"pdn": "1. c3-d4 {see: note} f6-e5 *"})
+    assert status == 200, body
+    state = json.loads(body)["state"]
+    assert len(state["moves"]) == 2 and "1. c3-d4 f6-e5" in state["pdn"]
 
 
 def test_unknown_engine_in_players_is_refused(app):

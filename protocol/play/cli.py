@@ -44,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "International), tic-tac-toe and Tatedrez in the terminal, against our "
                     "engine or any engine command.",
         epilog="Players: human | engine | cmd:\"<engine command>\", then key=value words: "
-               "proto=hub (a Hub engine such as Scan), name=<name>, level=1..12, "
-               "movetime=<ms>. Example: --white engine level=2 --black cmd:\"./scan hub\" "
+               "proto=hub (a Hub engine such as Scan), name=<name>, level=1..12 "
+               "or movetime=<ms>. Example: --white engine level=2 --black cmd:\"./scan hub\" "
                "proto=hub. Commands during a game: type help. docs/play.md has the guide.")
     parser.add_argument("--variant", default="english", metavar="NAME",
                         help=f"the game: {', '.join(VARIANTS)} (default english)")
@@ -124,6 +124,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise UsageError(str(exc)) from None
     level = _whole(args.level, "--level", LEVELS[0], LEVELS[-1])
     movetime = _whole(args.movetime, "--movetime", 1, 2 ** 31 - 1)
+    if level is not None and movetime is not None:
+        raise UsageError("give --level or --movetime, not both")
     try:
         limits = (SearchLimits(depth=level, movetime_ms=movetime)
                   if level is not None or movetime is not None else DEFAULT_LIMITS)

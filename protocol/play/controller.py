@@ -198,15 +198,21 @@ class GameController:
 
     def player_name(self, side: str) -> str:
         """What to call a side's player: its ``name=``, ``Human``, or the engine's name and
-        strength (``draughts-engine 0.1.0 (level 3)``)."""
+        strength (``draughts-engine 0.1.0 (level 3)``). The engine's name is the spec's
+        ``program`` when it has one (stable from the start), else its ``id name`` once
+        started (:meth:`start` first, for a name that never changes), else its command's."""
         spec = self.players[side]
         if spec.name:
             return spec.name
         if spec.is_human:
             return "Human"
         engine = self._engines[side]
-        program = engine.engine_name if engine is not None else (
-            "draughts-engine" if spec.builtin else os.path.basename(spec.command[0]))
+        if spec.program:
+            program = spec.program
+        elif engine is not None:
+            program = engine.engine_name
+        else:
+            program = "draughts-engine" if spec.builtin else os.path.basename(spec.command[0])
         return f"{program} ({limits_text(self.limits_of(side))})"
 
     def limits_of(self, side: str) -> SearchLimits:

@@ -110,6 +110,9 @@ class PlayerSpec:
     For an engine: ``command`` (argv), ``protocol`` ``'uci'`` (PROTOCOL.md) or ``'hub'``,
     ``builtin`` when it is our own engine, and ``limits`` when the player has its own
     (else the game's are used). ``name`` is what the board and the PDN call the player.
+    ``program`` is what a front end calls the engine itself, shown with its limits
+    (``deep (level 3)``) from the start; without it the engine's ``id name`` is used, known
+    once the engine has started. Words do not set ``program`` (:meth:`parse`).
     """
 
     kind: str = "human"
@@ -118,6 +121,7 @@ class PlayerSpec:
     name: Optional[str] = None
     limits: Optional[SearchLimits] = None
     builtin: bool = False
+    program: Optional[str] = None
 
     @property
     def is_human(self) -> bool:
@@ -137,8 +141,8 @@ class PlayerSpec:
     def parse(cls, words: Sequence[str]) -> "PlayerSpec":
         """A player from words: ``human`` | ``engine`` | ``cmd:<command>``, then ``key=value``.
 
-        Keys: ``proto=uci|hub``, ``name=<text>``, ``level=1..12``, ``movetime=<ms>`` (engines
-        only except ``name``). A single word with spaces is split like a shell would
+        Keys: ``proto=uci|hub``, ``name=<text>``, ``level=1..12`` or ``movetime=<ms>`` (engines
+        only except ``name``; not both strengths, as in the web board's API). A single word with spaces is split like a shell would
         (``'engine level=3'``). Raises :class:`PlayerSpecError` with a one-line reason.
         """
         words = list(words)
@@ -188,6 +192,8 @@ class PlayerSpec:
                 movetime = _positive_int(key, value)
             else:
                 raise PlayerSpecError(f"unknown key {key!r} (known: proto, name, level, movetime)")
+        if depth is not None and movetime is not None:
+            raise PlayerSpecError("give level or movetime, not both")
         limits = None
         if depth is not None or movetime is not None:
             try:

@@ -55,6 +55,8 @@ __all__ = [
     "canonical_variant",
     "new_record",
     "records_from_text",
+    "is_fen_shaped",
+    "draughts_title",
 ]
 
 #: Every game the front ends play, by canonical name.
@@ -174,6 +176,13 @@ def canonical_variant(name: str) -> str:
         return get_variant(lowered).name
     except UnknownVariantError:
         raise LoadError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
+
+
+def draughts_title(variant: str) -> str:
+    """What a person calls a draughts variant, by its canonical name: the variant's own
+    ``title`` (``Antidraughts``, ``Frysk!``, ``Pool checkers``), else ``English draughts``."""
+    rules = get_variant(variant)
+    return rules.title or f"{rules.name.capitalize()} draughts"
 
 
 class GameRecord:
@@ -330,7 +339,7 @@ class DraughtsRecord(GameRecord):
         # draw); once the game goes elsewhere the result follows the moves.
         self._read_moves = [move.pdn() for move in game.moves] if "Result" in self._tags else None
         self.variant = game.variant.name
-        self.title = f"{self.variant.capitalize()} draughts"
+        self.title = draughts_title(self.variant)
         self.first_player = game.variant.first
         self.side_names = {"white": "White", "black": "Black"}
 
@@ -623,13 +632,23 @@ def new_record(variant: str, fen: Optional[str] = None) -> GameRecord:
     return DraughtsRecord(name, fen)
 
 
+def is_fen_shaped(text: str) -> bool:
+    """Whether one line of text is meant as a draughts FEN: the side to move (``W``/``B``)
+    then ``:``, perhaps in quotes (``"W:W31-50:B1-20"``). Move text never is (``1. 32-28``,
+    even with ``{a comment: with a colon}``)."""
+    core = text.strip().strip("\"'").strip()
+    return len(core) >= 2 and core[0] in "WBwb" and core[1:].lstrip().startswith(":")
+
+
 def records_from_text(text: str, default_variant: str, source: str = "<text>"
                       ) -> List[GameRecord]:
     """The games of PDN text, or one game set up from a FEN line.
 
     Draughts PDN takes its variant from ``[GameType]`` (else ``default_variant``); the small
-    games' files carry ``[Variant "tictactoe"|"tatedrez"]``. Text without tags or moves is
-    read as a FEN of ``default_variant``. Raises :class:`LoadError` naming ``source``.
+    games' files carry ``[Variant "tictactoe"|"tatedrez"]``. One line shaped as a FEN
+    (:func:`is_fen_shaped`; any line for the small games) sets up a position of
+    ``default_variant``; anything else is PDN, tags or not. Raises :class:`LoadError` naming
+    ``source`` (and, for one line that is neither, saying that both were considered).
     """
     stripped = text.strip()
     if not stripped:
@@ -640,14 +659,17 @@ def records_from_text(text: str, default_variant: str, source: str = "<text>"
     if small:
         return _small_games_from_pdn(text, source)
     default = canonical_variant(default_variant)
-    if "\n" not in stripped and not stripped.startswith("[") and (
-            ":" in stripped or default in _SMALL_GAMES):
+    one_line = "\n" not in stripped and not stripped.startswith("[")
+    if one_line and (default in _SMALL_GAMES or is_fen_shaped(stripped)):
         return [new_record(default, stripped)]  # one FEN line
     if default in _SMALL_GAMES:
         raise LoadError(f"{source}: not a {default} FEN or game file")
     try:
         games = read_games(text, default, source)
     except DraughtsError as exc:
+        if one_line:
+            raise LoadError(f"{exc} (read as PDN; a FEN would start with W: or B:)") \
+                from None
         raise LoadError(str(exc)) from None
     if not games:
         raise LoadError(f"{source}: no game found")

@@ -8,8 +8,9 @@ that ply, ``end``/``start`` to the ends, ``game N`` to another game, ``tags``, `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import IO, Callable, Dict, List, Tuple
+from typing import IO, Callable, Dict, List, Optional, Set, Tuple
 
+from .movetext import pieces
 from .records import GameRecord, LoadError, PlayError, records_from_text
 from .render import Style, board_lines
 
@@ -41,79 +42,62 @@ class ReplayGame:
 
 
 def _game_chunks(text: str) -> List[Tuple[int, str]]:
-    """(first line, text) of each game: a game starts at a tag line after moves or a result."""
-    chunks: List[Tuple[int, str]] = []
-    current: List[str] = []
-    start, seen_moves, depth = 1, False, 0
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if depth == 0 and stripped.startswith("[") and seen_moves:
-            chunks.append((start, "\n".join(current) + "\n"))
-            current, start, seen_moves = [], number, False
-        current.append(line)
-        if not stripped.startswith("[") or depth:
-            depth += line.count("{") - line.count("}")
-            depth = max(depth, 0)
-            if stripped:
-                seen_moves = True
-    if any(part.strip() for part in current):
-        chunks.append((start, "\n".join(current) + "\n"))
-    return chunks
+    """(first line, text) of each game, cut where the rules core's reader ends a game: after a
+    result (with the rest of its line: ``1-0 {resigned}``), before a tag that follows moves or
+    repeats a tag of the game. Comments and blank lines between games go with the next game;
+    those after the last game with the last one."""
+    spans: List[Tuple[int, int]] = []
+    start, substance, in_moves = 0, False, False
+    names: Set[str] = set()
+    result_line_end: Optional[int] = None  # after a result: where its line ends
 
+    def cut(at: int) -> None:
+        nonlocal start, substance, in_moves, result_line_end
+        spans.append((start, at))
+        start, substance, in_moves, result_line_end = at, False, False, None
+        names.clear()
 
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
+    for piece in pieces(text):
+        kind = piece.kind
+        substantial = kind not in ("space", "comment", "escape", "stray")
+        if result_line_end is not None and (substantial or piece.start >= result_line_end):
+            cut(piece.start)
+        if piece.depth or not substantial:
+            continue
+        if kind == "tag":
+            name = piece.text.strip().partition(" ")[0]
+            if in_moves or name in names:
+                if substance:
+                    cut(piece.start)
+            names.add(name)
+        elif kind in ("move", "number", "nag"):
+            in_moves = True
+        substance = True
+        if kind == "result":
+            result_line_end = text.find("\n", piece.end)
+            if result_line_end < 0:
+                result_line_end = len(text)
+    if substance:
+        spans.append((start, len(text)))
+    elif spans:
+        spans[-1] = (spans[-1][0], len(text))
+    return [(text.count("\n", 0, first) + 1, text[first:last]) for first, last in spans]
 
 
 def _comments_by_ply(movetext: str) -> Dict[int, List[str]]:
-    """The ``{...}`` and ``; ...`` comments of PDN movetext, keyed by the plies before them.
-
-    Move numbers, results, NAGs and variations are passed over, as the PDN reader does."""
+    """The ``{...}`` and ``; ...`` comments of the main line of PDN movetext, keyed by the plies
+    before them. Those of variations are left out, like the variations themselves."""
     comments: Dict[int, List[str]] = {}
-    ply, i, n = 0, 0, len(movetext)
-    while i < n:
-        ch = movetext[i]
-        if ch == "{":
-            end = movetext.find("}", i)
-            end = n if end < 0 else end
-            text = " ".join(movetext[i + 1:end].split())
+    ply = 0
+    for piece in pieces(movetext):
+        if piece.depth:
+            continue
+        if piece.kind == "move":
+            ply += 1
+        elif piece.kind == "comment":
+            text = " ".join(piece.text.split())
             if text:
                 comments.setdefault(ply, []).append(text)
-            i = end + 1
-        elif ch == ";":
-            end = movetext.find("\n", i)
-            end = n if end < 0 else end
-            text = movetext[i + 1:end].strip()
-            if text:
-                comments.setdefault(ply, []).append(text)
-            i = end
-        elif ch == "(":
-            depth = 0
-            while i < n:
-                if movetext[i] == "(":
-                    depth += 1
-                elif movetext[i] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                i += 1
-            i += 1
-        elif ch == "[":
-            end = movetext.find("]", i)
-            i = n if end < 0 else end + 1
-        elif ch.isspace():
-            i += 1
-        else:
-            end = i
-            while end < n and not movetext[end].isspace() and movetext[end] not in "{}();[":
-                end += 1
-            word = movetext[i:end]
-            i = end
-            if word in _RESULTS or word.startswith("$"):
-                continue
-            if "." in word:
-                word = word.rsplit(".", 1)[1]
-            if word.rstrip("!?+#*") and not word.isdigit():
-                ply += 1
     return comments
 
 

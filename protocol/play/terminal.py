@@ -210,9 +210,11 @@ class TerminalSession:
                 self.say("  " + text)
         return show
 
-    def _think(self, work: Callable[[], Any]) -> Any:
-        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile means "move now"
-        (and sets ``_interrupted``)."""
+    def _think(self, work: Callable[[], Any],
+               on_interrupt: str = "(move now: the engine plays its best move so far)") -> Any:
+        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile stops the search so
+        that it answers with its best move so far, says ``on_interrupt`` once and sets
+        ``_interrupted``."""
         box: Dict[str, Any] = {}
         done = threading.Event()
         self._interrupted = False
@@ -235,7 +237,7 @@ class TerminalSession:
             except KeyboardInterrupt:
                 self.controller.move_now()
                 if not self._interrupted:
-                    self.say("(move now: the engine plays its best move so far)")
+                    self.say(on_interrupt)
                 self._interrupted = True
         thread.join()
         with self._write_lock:
@@ -354,7 +356,9 @@ class TerminalSession:
         self.show_board()
 
     def _command_hint(self, rest: str) -> None:
-        hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")))
+        hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")),
+                           on_interrupt="(hint stopped: the best move found so far follows; "
+                                        "nothing is played)")
         text = f"Hint: {hint.move}"
         if hint.info is not None and (hint.info.score_cp is not None
                                       or hint.info.score_mate is not None):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional
 
 from draughts_engine.bitboard import STANDARD
@@ -73,11 +73,14 @@ class BoardSettings:
 
 
 def _spec(choice: Optional[EngineChoice]) -> PlayerSpec:
+    """The player of an engine of the book, or a person. An engine is called by its name in
+    the book (``draughts-engine (level 3)`` on the board and in the PDN) from the start: the
+    name the page's menus show, unique on this server, known before the process runs."""
     if choice is None:
         return PlayerSpec.human()
     if choice.command == OWN_ENGINE_COMMAND and choice.proto == "uci":
-        return PlayerSpec.own_engine()
-    return PlayerSpec("engine", choice.command, choice.proto)
+        return replace(PlayerSpec.own_engine(), program=choice.name)
+    return PlayerSpec("engine", choice.command, choice.proto, program=choice.name)
 
 
 class WebBoard:

@@ -6,6 +6,10 @@ What this module guarantees, whatever the request:
 * a POST must be ``application/json`` with a ``Content-Length`` of at most ``max_body``
   bytes, and its ``Origin`` (when the browser sends one) must be this server; a longer
   body is refused before it is read (413);
+* a request is framed one way only: ``Host`` and ``Content-Length`` at most once each (400),
+  no ``Transfer-Encoding`` (411 for a POST, 400 otherwise), so no proxy in front can read it
+  differently (request smuggling);
+* a JSON body nested too deeply for the parser is a 400 like any other bad JSON;
 * every error is a 4xx (or, for a bug, a 500) with a JSON body ``{"error": "..."}``: never
   an HTML page, never a traceback;
 * files come only from :class:`~.static_files.StaticFiles`.
@@ -32,6 +36,9 @@ __all__ = ["HttpError", "Request", "Reply", "EventStream", "WebServer", "MAX_BOD
 
 MAX_BODY = 1 << 20
 """Largest request body accepted, in bytes (a long PDN game is a few tens of KB)."""
+LISTEN_BACKLOG = 128
+"""Connections the system holds while the server is busy accepting (``listen()``'s backlog):
+a page opening or a script's burst of requests queues instead of being reset."""
 DRAIN_BYTES = 64 << 20
 DRAIN_SECONDS = 5.0
 """After refusing a body, read and drop at most this much of it so the client sees the answer."""
@@ -106,6 +113,7 @@ class WebServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: Tuple[str, int], app: App, static: StaticFiles,
                  policy: Optional[HostPolicy] = None, max_body: int = MAX_BODY,
@@ -222,6 +230,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error_json(HttpError(500, "internal error"))
 
     def _checked_request(self, method: str) -> Optional[Request]:
+        for name in ("Host", "Content-Length"):
+            if len(self.headers.get_all(name, [])) > 1:
+                self._refuse_body()
+                raise HttpError(400, f"more than one {name} header")
         host = self.headers.get("Host")
         if not self.server.policy.accepts(host):
             self._refuse_body()
@@ -240,15 +252,17 @@ class _Handler(BaseHTTPRequestHandler):
                 raise HttpError(403, "cross-origin request refused")
             body = self._json_body()
         elif self.headers.get("Content-Length", "0").strip() not in ("", "0") or \
-                self.headers.get("Transfer-Encoding"):
+                self.headers.get("Transfer-Encoding") is not None:
             self._refuse_body()
             raise HttpError(400, f"a {method} request has no body")
         return Request(method, split.path, parts, query, body)
 
     def _json_body(self) -> Dict[str, Any]:
-        if self.headers.get("Transfer-Encoding"):
+        encoding = self.headers.get("Transfer-Encoding")
+        if encoding is not None:
             self._refuse_body()
-            raise HttpError(411, "chunked bodies are not accepted: send Content-Length")
+            raise HttpError(411, f"Transfer-Encoding {encoding.strip()[:40]!r} is not accepted: "
+                                 "send the body with Content-Length")
         length_text = self.headers.get("Content-Length")
         if length_text is None:
             raise HttpError(411, "Content-Length required")
@@ -275,6 +289,8 @@ class _Handler(BaseHTTPRequestHandler):
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise HttpError(400, "request body is not valid JSON") from None
+        except RecursionError:
+            raise HttpError(400, "request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise HttpError(400, "request body must be a JSON object")
         return data
