@@ -182,7 +182,7 @@ def test_openings_generated_and_loaded(tmp_path):
     assert generate_openings("english", 4, 4, seed=4) != first[:4]
     assert len(set(generate_openings("english", 1, 10))) == 7  # only 7 first moves: they repeat
     fens = tmp_path / "o.txt"
-    fens.write_text("# comment\nB:W21-32:B1-12 moves 11-15\n\nW:W21-32:B1-12,13\n")
+    fens.write_text("% exported by a tool\n# comment\nB:W21-32:B1-12 moves 11-15\n\nW:W21-32:B1-12,13\n")
     loaded = load_openings(str(fens), "english")
     assert [o.moves for o in loaded] == [("11-15",), ()]
     pdn = tmp_path / "o.pdn"
@@ -422,6 +422,23 @@ def test_engine_that_exits_leaving_a_child_crashed_and_its_child_is_killed(tmp_p
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_merge_onto_a_full_disk_is_a_usage_error(tmp_path):
+    pdn = tmp_path / "m.pdn"
+    assert run(mover("alpha") + mover("beta") + ["--games", "2", "--pdn", str(pdn)])[0] == 0
+    with pytest.raises(MatchError, match="cannot write /dev/full"):
+        merge_main([str(pdn), "-o", "/dev/full", "--overwrite"], io.StringIO(), io.StringIO())
+
+
+def test_names_that_are_not_utf8_are_refused_before_any_file_is_made(tmp_path):
+    pdn = tmp_path / "never.pdn"
+    with pytest.raises(MatchError, match="not valid UTF-8"):
+        run(["--engine", "name=a\udcff"] + mover("x")[2:] + mover("beta") + ["--pdn", str(pdn)])
+    with pytest.raises(MatchError, match="not valid UTF-8"):
+        run(mover("alpha") + mover("beta") + ["--event", "foo\udc85", "--pdn", str(pdn)])
+    assert not pdn.exists()
 
 
 def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):

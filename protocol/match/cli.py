@@ -257,11 +257,10 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
     records.sort(key=lambda r: (r.event, r.index is None, r.index or 0))
     if args.output:
         try:
-            handle = open(args.output, "w", encoding="utf-8", newline="\n")
-        except OSError as exc:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
+                copy_games(records, handle)
+        except OSError as exc:  # opening, or writing (a full disk)
             raise MatchError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        with handle:
-            copy_games(records, handle)
     events = sorted({r.event for r in records})
     err.write(f"Merged {len(records)} games from {len(args.files)} file(s)"
               + (f"; events: {', '.join(events)}" if len(events) > 1 else "") + "\n")

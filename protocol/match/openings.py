@@ -110,8 +110,8 @@ def load_openings(path: str, variant: Union[Variant, str]) -> List[Opening]:
     else:
         for number, line in enumerate(text.splitlines(), 1):
             tokens = line.split()
-            if not tokens or tokens[0].startswith("#"):
-                continue
+            if not tokens or tokens[0].startswith("#") or line.startswith("%"):
+                continue  # blank, a comment, or a PDN escape line (% in column 1)
             moves = tokens[1:]
             if moves and moves[0] == "moves":
                 moves = moves[1:]

@@ -77,6 +77,11 @@ class MatchRunner:
             if tag_value(text) != text:
                 raise MatchError(f"{what} {quoted(text)} has a control character (a line break, "
                                  f"a tab, ...), which a PDN tag cannot hold")
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # bytes of the command line that were not UTF-8
+                raise MatchError(f"{what} {quoted(text)} is not valid UTF-8 text, which the "
+                                 f"PDN file is written in") from None
         if config.resume and not config.pdn:
             raise MatchError("--resume needs --pdn FILE")
         k, n = config.shard
