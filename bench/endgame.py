@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from draughts_engine.endgame import EndgameTables, Material  # noqa: E402
 from draughts_engine.endgame.build import solve  # noqa: E402
-from draughts_engine.endgame.material import materials_up_to  # noqa: E402
+from draughts_engine.endgame.material import materials_up_to, unsupported_reason  # noqa: E402
 from draughts_engine.endgame.store import file_name, save  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
@@ -106,8 +106,11 @@ def main() -> int:
         variants = [get_variant(v).name for v in (args.variant or ["english", "international"])]
         materials = [Material.parse(m) for m in args.material]
     except ValueError as exc:
-        print(f"endgame.py: error: {exc}", file=sys.stderr)
-        return 2
+        parser.error(str(exc))
+    for variant in variants:
+        reason = unsupported_reason(get_variant(variant))
+        if reason is not None:
+            parser.error(f"{variant} has no endgame tables: {reason}")
     print(f"python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}")
     for variant in variants:
         if args.no_build:

@@ -46,7 +46,10 @@ def main(argv=None) -> int:
     depths = args.depths
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     if args.out_dir:
-        os.makedirs(args.out_dir, exist_ok=True)
+        try:
+            os.makedirs(args.out_dir, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--out-dir {args.out_dir}: {exc.strerror or exc}")
     rows = []
     total_start = time.monotonic()
     print(f"Depth ladder: {args.variant}, depth d vs depth {args.base}, {args.games} games each, "

@@ -29,6 +29,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("tools/tune_eval.py", "fit", "no/such/file.pdn", "--out", "w.json"),
     ("tools/tune_eval.py", "fit", "tests/data/x.pdn"),                 # no --out: never the shipped file
     ("tools/tune_eval.py", "fit", "--variant", "russian,brazilian", "x.pdn", "--out", "w.json"),
+    ("tools/tune_eval.py", "fit", "x.pdn", "--out", "tools"),                  # a folder
+    ("tools/tune_eval.py", "fit", "x.pdn", "--out", "no/such/folder/w.json"),  # never made
     ("tools/sprt.py",),
     ("tools/tune_eval.py", "selfplay", "--out", "no/such/folder/x.pdn", "--games", "1"),
     ("tools/tune_eval.py", "selfplay", "--out", "x.pdn", "--random-plies", "abc"),
@@ -71,8 +73,13 @@ def test_sprt_never_replaces_an_existing_games_file(tmp_path: Path) -> None:
     pdn = tmp_path / "earlier.pdn"
     pdn.write_text("[Event \"earlier test\"]\n\n1. 11-15 *\n")
     done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),
-               "--dry-run")
+               "--games", "0")  # refused before any match starts (and its bad --games)
+    assert done.returncode == 2
+    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn), "--nice",
+               "0", "--python", "/nonexistent/python")
     assert done.returncode == 2 and "--resume" in done.stderr and "--overwrite" in done.stderr
+    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn), "--dry-run")
+    assert done.returncode == 0 and "note:" in done.stderr  # a dry run only warns
     assert pdn.read_text().startswith("[Event \"earlier test\"]")
     for flag in ("--resume", "--overwrite"):
         done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),

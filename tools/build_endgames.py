@@ -21,7 +21,7 @@ import argparse
 import os
 import sys
 import time
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -146,13 +146,10 @@ def run(argv: Optional[List[str]] = None) -> int:
     for material in todo:
         path = os.path.join(out, file_name(material))
         if not (args.force and material in asked):
-            folders = [out, package_folder(variant)]
-            found = _existing(variant, material, folders)
+            found = _existing(variant, material, [out, package_folder(variant)])
             if found is not None:
-                tables[material] = found
+                tables[material], where = found
                 if material in asked:
-                    where = next(f for f in folders
-                                 if os.path.exists(os.path.join(f, file_name(material))))
                     print(f"{variant.name} {material.name}: already built in {where} "
                           f"(--force solves it again)", flush=True)
                 continue
@@ -168,14 +165,17 @@ def run(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
-def _existing(variant: Variant, material: Material, folders: List[str]) -> Optional[Table]:
+def _existing(variant: Variant, material: Material,
+              folders: List[str]) -> Optional[Tuple[Table, str]]:
+    """The table of ``material`` from the first of ``folders`` that holds a usable one, and
+    that folder; None when none does (a file that cannot be used is named and skipped)."""
     for folder in folders:
         path = os.path.join(folder, file_name(material))
         if os.path.exists(path):
             try:
-                return load(path, variant, material)
+                return load(path, variant, material), folder
             except (OSError, EndgameFileError) as exc:
-                print(f"{PROG}: rebuilding {material.name}: {exc}", file=sys.stderr)
+                print(f"{PROG}: skipping {exc}", file=sys.stderr)
     return None
 
 

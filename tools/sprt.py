@@ -226,8 +226,11 @@ def run(argv: Sequence[str]) -> int:
     base_name = "base-" + short(args.base, base)
     pdn = os.path.abspath(args.pdn or default_pdn(args.variant, base, new))
     if not (args.resume or args.overwrite) and os.path.isfile(pdn) and os.path.getsize(pdn):
-        raise UsageError(f"{pdn} already exists: add --resume to continue its games, or "
-                         f"--overwrite to replace them")
+        message = (f"{pdn} already exists: add --resume to continue its games, or "
+                   f"--overwrite to replace them")
+        if not args.dry_run:
+            raise UsageError(message)
+        print(f"sprt.py: note: {message}", file=sys.stderr)  # (a dry run changes nothing)
     folder = tempfile.mkdtemp(prefix="draughts-sprt-")
     try:
         new_dir = export(new, folder)

@@ -355,10 +355,12 @@ def fit(args: argparse.Namespace) -> int:
             "square_l2": args.square_l2,
             "date": time.strftime("%Y-%m-%d"), "fit": report, "weights": fitted,
         }
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        with open(out, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, sort_keys=False)
-            handle.write("\n")
+        try:
+            with open(out, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=1, sort_keys=False)
+                handle.write("\n")
+        except OSError as exc:  # a full disk, a folder made meanwhile
+            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
         print(f"wrote {out}", file=sys.stderr)
     return 0
 
@@ -422,9 +424,26 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
             get_variant(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.command == "fit" and "," in args.variant and "{variant}" not in args.out:
-        raise UsageError("--out needs {variant} in its name when several variants are fitted")
+    if args.command == "fit":
+        if "," in args.variant and "{variant}" not in args.out:
+            raise UsageError("--out needs {variant} in its name when several variants are fitted")
+        for name in args.variant.split(","):
+            _check_writable(args.out.replace("{variant}", get_variant(name).name), "--out")
+    elif args.command == "selfplay":
+        _check_writable(args.out, "--out")
     return args
+
+
+def _check_writable(path: str, flag: str) -> None:
+    """Refuse, before any work, an output path that cannot be written: a folder, a missing or
+    unwritable parent folder."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path}: is a folder, not a file")
+    if not os.path.isdir(parent):
+        raise UsageError(f"{flag} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{flag} {path}: not writable")
 
 
 def _ply_range(text: str) -> Tuple[int, int]:
