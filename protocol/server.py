@@ -68,6 +68,7 @@ class _SearchJob(SearchJob):
         super().__init__(server.session, limits, hold, "search")
         self.server = server
         self.bounded = limits.is_bounded  # ends by itself (depth, nodes, movetime or clock)
+        self.gave_up_waiting = False  # a command after stop waited in vain (see _dispatch)
 
     def ponderhit(self) -> None:
         super().ponderhit()
@@ -221,7 +222,10 @@ class Server:
         if job is not None and not command.allowed_during_search:
             # After stop the search ends within moments: the GUI's next command (position,
             # go, ...) waits for its bestmove, as UCI GUIs expect, instead of being refused.
-            if not (job.stopping and job.wait(STOPPED_SEARCH_WAIT)):
+            # Once a wait has run out, every later command is refused until the bestmove (no
+            # position refused and a go after it accepted on the old position).
+            if job.gave_up_waiting or not (job.stopping and job.wait(STOPPED_SEARCH_WAIT)):
+                job.gave_up_waiting = job.stopping
                 self.error(f"busy: {command.word} during search")
                 return False
         try:

@@ -475,6 +475,40 @@ def test_commands_right_after_stop_wait_for_the_bestmove_instead_of_busy() -> No
                for line in bestmoves[1::2])  # each go depth 1 searched the position after 11-15
 
 
+def test_after_a_wait_in_vain_every_command_is_refused_until_the_bestmove(monkeypatch) -> None:
+    """A stopped search that takes longer than the wait (a slow move list): the command that
+    waited is refused, and so is every later one until the bestmove; never a ``go`` accepted on
+    the position a refused ``position`` should have replaced."""
+    import io
+
+    import protocol.server as server_module
+
+    monkeypatch.setattr(server_module, "STOPPED_SEARCH_WAIT", 0.5)
+    out = io.StringIO()
+    server = server_module.Server(io.BytesIO(
+        b"go infinite\nstop\nposition startpos moves 11-15\ngo depth 1\n"), out)
+
+    import threading
+
+    refused = threading.Event()
+    error = server.error
+
+    def error_then_release(text: str) -> None:
+        error(text)
+        refused.set()
+
+    def slow_search(limits, report, stop):  # ends only once the first command was refused
+        refused.wait(30)
+        return server.session.board.legal_moves()[0], None
+
+    monkeypatch.setattr(server, "error", error_then_release)
+    monkeypatch.setattr(server.session, "search", slow_search)
+    server.run()
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["error busy: position during search", "error busy: go during search"]
+    assert len([line for line in lines if line.startswith("bestmove")]) == 1
+
+
 def test_end_of_input_after_ponderhit_lets_the_now_bounded_search_finish() -> None:
     """After ``ponderhit`` a ``go ponder depth 8`` is a depth-8 search: the end of input
     waits for it (as for a plain ``go depth 8``) instead of stopping it at once."""
