@@ -594,7 +594,8 @@ def test_quit_from_another_thread_while_infos_stream_in_ends_the_search_cleanly(
         engine.quit()
         worker.join(30.0)
         assert not worker.is_alive()
-        assert len(caught) == 1 and isinstance(caught[0], EngineError), caught
+        assert len(caught) == 1 and isinstance(caught[0], ClientStateError), caught
+        assert "quit() was called" in str(caught[0])  # not blamed on the engine
 
 
 def test_engine_that_dies_mid_search():

@@ -267,14 +267,16 @@ def test_validate_handshake(index, line, message):
 
 def test_parse_only_and_args():
     assert parse_only("1,3, 5-7") == {1, 3, 5, 6, 7}
-    for bad in ("x", "3-1", "1,,2", "1-", "2-,3"):
+    for bad in ("x", "3-1", "1,,2", "1-", "2-,3", "1--3", "\u0663", ""):
         with pytest.raises(UsageError):
             parse_only(bad)
     config, listing = parse_args(["--variant", "standard", "--only", "2-3", "--", "eng", "-x"])
     assert (config.variant, config.only, config.command, listing) == (
         "international", frozenset({2, 3}), ("eng", "-x"), False)
     for argv in (["--only", "99", "--", "eng"], [], ["--variant", "chess", "--", "e"],
-                 ["--timeout", "0", "--", "e"], ["--bogus", "--", "e"]):
+                 ["--timeout", "0", "--", "e"], ["--bogus", "--", "e"],
+                 ["--total-timeout", "0.5", "--", "e"], ["--total-timeout", "1e400", "--", "e"],
+                 ["--only", "", "--", "e"]):
         with pytest.raises(UsageError):
             parse_args(argv)
 
@@ -476,7 +478,7 @@ def test_a_command_that_cannot_be_executed_is_a_usage_error(args):
     (["--only", "38", "--", "e"], "no check numbered 38"),
     (["--variant", "chess", "--", "e"], "unknown variant 'chess'"),
     (["--timeout", "x", "--", "e"], "invalid float value: 'x'"),
-    (["--timeout", "nan", "--", "e"], "--timeout must be positive"),
+    (["--timeout", "nan", "--", "e"], "--timeout must be a finite number of seconds"),
     (["--stop-samples", "0", "--", "e"], "--stop-samples must be positive"),
     (["--grace", "-1", "--", "e"], "--grace must be zero or more"),
     (["--hub", "--timeout", "x", "--", "e"], "invalid float value: 'x'"),

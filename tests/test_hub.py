@@ -708,6 +708,9 @@ def test_a_level_limit_given_twice_counts_with_its_smaller_value() -> None:
         level.set(name, value)
     limits, _ = level.limits("think")
     assert (limits.depth, limits.movetime_ms, limits.nodes) == (2, 1500, 900)
+    level = HubLevel()
+    level.set("move-time", "-1e400")  # negative, however far: 0 (the least move time)
+    assert level.limits("think")[0].movetime_ms == 1
 
 
 def test_only_spaces_and_tabs_separate_hub_words_and_numbers_are_ascii(peer: HubPeer) -> None:

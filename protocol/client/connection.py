@@ -307,6 +307,9 @@ class EngineConnection:
 
     def _next_line(self, deadline: float, waiting_for: str) -> str:
         while not self._eof:
+            if self._closed:  # quit() from another thread: whatever was awaited is abandoned
+                raise ClientStateError(f"quit() was called while waiting for {waiting_for}",
+                                       self.transcript)
             try:
                 line = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
@@ -326,6 +329,8 @@ class EngineConnection:
         )
 
     def _unexpected(self, line: str, context: str) -> None:
+        if self._closed:  # the line of a search that quit() abandoned, not the engine's fault
+            raise ClientStateError(f"quit() was called {context}", self.transcript)
         if self.strict:
             raise ProtocolError(f"unexpected line {line!r} {context}", self.transcript)
 

@@ -132,25 +132,29 @@ class ProcessTransport(StreamTransport):
               **popen_kwargs: Any) -> "ProcessTransport":
         """Start ``command`` with piped stdin, stdout and stderr.
 
-        ``command`` is the program and its arguments, as a list or as one string split
-        like a shell would (``"python3 -m protocol"``; no shell runs it).  An empty command
-        raises ValueError; a program that cannot run, OSError.
+        ``command`` is the program and its arguments, as a list or as one string: split like
+        a POSIX shell would (``"python3 -m protocol"``; no shell runs it), or on Windows given
+        to the system as the command line it is (backslashes in paths kept).  An empty
+        command raises ValueError; a program that cannot run, OSError.
         ``own_session``: the engine gets a session and process group of its own (a new
         process group on Windows), so a Ctrl-C at the terminal does not reach it, and it can
         be killed with any children of a wrapper script.  ``popen_kwargs`` go to
         :class:`subprocess.Popen`.
         """
-        if isinstance(command, str):
-            command = shlex.split(command)
-        command = list(command)
-        if not command:
-            raise ValueError("the engine's command is empty")
+        if isinstance(command, str) and os.name == "nt":
+            if not command.strip():
+                raise ValueError("the engine's command is empty")
+            args: Union[str, List[str]] = command  # CreateProcess takes a command line
+        else:
+            args = shlex.split(command) if isinstance(command, str) else list(command)
+            if not args:
+                raise ValueError("the engine's command is empty")
         if own_session and os.name == "posix":
             popen_kwargs["start_new_session"] = True
         elif own_session:
             popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         process = subprocess.Popen(
-            command,
+            args,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

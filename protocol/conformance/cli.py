@@ -23,6 +23,7 @@ from .config import (
     DEFAULT_TIMEOUT,
     HUB_DEFAULT_THRESHOLD_MS,
     HUB_DEFAULT_TIMEOUT,
+    MIN_CHECK_TIME,
     Config,
 )
 from .errors import UsageError
@@ -60,8 +61,9 @@ def parse_only(text: str) -> FrozenSet[int]:
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
         try:
-            if dash and not high.strip():  # "1-": a range needs its end
-                raise ValueError(part)
+            for number in (low, high) if dash else (low,):  # "1-", "1--3", "٣": not numbers
+                if not (number.strip().isdigit() and number.strip().isascii()):
+                    raise ValueError(part)
             first, last = int(low), int(high if dash else low)
         except ValueError:
             raise UsageError(f"--only: bad check number or range {part.strip()!r}") from None
@@ -114,7 +116,9 @@ def _parser() -> argparse.ArgumentParser:
 def _positive(flag: str, value: Optional[float], allow_zero: bool = False) -> None:
     if value is None:
         return
-    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+    if not math.isfinite(value):
+        raise UsageError(f"{flag} must be a finite number of seconds, got {value:g}")
+    if value < 0 or (value == 0 and not allow_zero):
         raise UsageError(f"{flag} must be {'zero or more' if allow_zero else 'positive'}, "
                          f"got {value:g}")
 
@@ -141,6 +145,9 @@ def parse_args(argv: Sequence[str]) -> Tuple[Config, bool]:
     _positive("--stop-samples", args.stop_samples)
     _positive("--grace", args.grace, allow_zero=True)
     _positive("--total-timeout", args.total_timeout)
+    if args.total_timeout is not None and args.total_timeout <= MIN_CHECK_TIME:
+        raise UsageError(f"--total-timeout must be more than {MIN_CHECK_TIME:g} s (no check "
+                         f"starts with less left), got {args.total_timeout:g}")
     if not command and not args.list:
         raise UsageError(f"no engine command: {PROG} [options] -- <command...>")
     hub = bool(args.hub)
@@ -153,7 +160,7 @@ def parse_args(argv: Sequence[str]) -> Tuple[Config, bool]:
         stop_samples=args.stop_samples or 5,
         grace=0.3 if args.grace is None else args.grace,
         total_timeout=args.total_timeout or 300.0,
-        only=parse_only(args.only) if args.only else None,
+        only=parse_only(args.only) if args.only is not None else None,
         verbose=args.verbose,
         hub=hub,
     )

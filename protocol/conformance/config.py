@@ -24,6 +24,9 @@ in ms."""
 HUB_DEFAULT_TIMEOUT = 10.0
 """Default seconds to wait for any single answer of a Hub engine."""
 
+MIN_CHECK_TIME = 1.0
+"""A check starts only with more than this many seconds of the suite's budget left."""
+
 
 @dataclass(frozen=True)
 class Config:

@@ -6,7 +6,7 @@ import time
 from typing import List, Optional, TextIO
 
 from .catalog import select_checks
-from .config import FAIL, CheckResult, Config
+from .config import FAIL, MIN_CHECK_TIME, CheckResult, Config
 from .harness import Harness
 from .oracle import Rules
 from .report import Reporter
@@ -32,7 +32,7 @@ def run_suite(config: Config, out: TextIO,
     try:
         for index, check in enumerate(checks):
             remaining = deadline - time.monotonic()
-            if remaining <= 1.0:
+            if remaining <= MIN_CHECK_TIME:
                 result = CheckResult(check.number, check.name, FAIL,
                                      f"not run: the suite's budget of {config.total_timeout:g} s "
                                      "is exhausted", 0.0)

@@ -177,9 +177,11 @@ def _seconds_value(name: str, value: str) -> float:
         number = float(text) if len(text) <= 64 and _DECIMAL.match(text) else math.nan
     except ValueError:
         number = math.nan
-    if math.isnan(number) or number == -math.inf:
+    if math.isnan(number):
         raise _HubError(f"level: {name} needs a number of seconds, got {hub_value(text)}")
-    if number == math.inf:  # a decimal beyond float range (1e400): not a time either
+    # A decimal beyond float range: 1e400 is no time either; -1e400 is a negative time like
+    # any other and counts as 0 (below).
+    if number == math.inf:
         raise _HubError(f"level: {name} is out of range, got {hub_value(text)}")
     return min(max(0.0, number), MAX_TIME_MS / 1000.0)
 
