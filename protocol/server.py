@@ -40,9 +40,11 @@ ENGINE_AUTHOR = "the draughts-engine authors"
 _EOF = object()
 QUIT_WAIT = 0.8
 """Seconds ``quit`` waits for a search to write its own bestmove before writing one for it."""
-STOPPED_SEARCH_WAIT = 10.0
-"""Seconds a command that needs the engine idle waits, after ``stop``, for the stopped search
-to write its ``bestmove`` (then it is handled; a search still running by then: ``busy``)."""
+STOPPED_WAIT_POLL = 0.05
+"""Seconds between two looks for a ``quit`` while a command waits for a stopped search."""
+STOPPED_WAIT_GRACE = 0.2
+"""Seconds a command waits for a stopped search before a ``quit`` read meanwhile cuts the
+wait short (a search that stops at once lets the commands before that ``quit`` run)."""
 
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
@@ -68,7 +70,6 @@ class _SearchJob(SearchJob):
         super().__init__(server.session, limits, hold, "search")
         self.server = server
         self.bounded = limits.is_bounded  # ends by itself (depth, nodes, movetime or clock)
-        self.gave_up_waiting = False  # a command after stop waited in vain (see _dispatch)
 
     def ponderhit(self) -> None:
         super().ponderhit()
@@ -108,6 +109,7 @@ class Server:
         self.job: Optional[_SearchJob] = None
         self._lines: "queue.Queue[object]" = queue.Queue()
         self._blocking = threading.Event()  # perft/bench running on the dispatcher
+        self._quit_read = threading.Event()  # the reader has read a quit line
         self._seen_command = False
         self._handlers: Dict[type, Callable] = {
             cmd.Uci: self._uci, cmd.IsReady: self._isready, cmd.SetOption: self._setoption,
@@ -192,8 +194,10 @@ class Server:
             if line is None:
                 self._lines.put(_EOF)
                 return
-            if self._blocking.is_set() and cmd.tokenize(line) == ["quit"]:
-                self._exit_now()
+            if cmd.tokenize(line) == ["quit"]:
+                if self._blocking.is_set():
+                    self._exit_now()
+                self._quit_read.set()  # (a command waiting for a stopped search looks)
             self._lines.put(line)
 
     def _dispatch(self, line: str) -> bool:
@@ -220,14 +224,18 @@ class Server:
             return True
         job = self.current_job()
         if job is not None and not command.allowed_during_search:
-            # After stop the search ends within moments: the GUI's next command (position,
-            # go, ...) waits for its bestmove, as UCI GUIs expect, instead of being refused.
-            # Once a wait has run out, every later command is refused until the bestmove (no
-            # position refused and a go after it accepted on the old position).
-            if job.gave_up_waiting or not (job.stopping and job.wait(STOPPED_SEARCH_WAIT)):
-                job.gave_up_waiting = job.stopping
+            if not job.stopping:
                 self.error(f"busy: {command.word} during search")
                 return False
+            # After stop the search ends soon: the GUI's next command (position, go, ...)
+            # waits for its bestmove, as UCI GUIs expect, and is then handled; a quit read
+            # meanwhile is obeyed at once (the bestmove first, see _quit).
+            waited = 0.0
+            while not job.wait(STOPPED_WAIT_POLL):
+                waited += STOPPED_WAIT_POLL
+                if waited >= STOPPED_WAIT_GRACE and self._quit_read.is_set():
+                    self._quit()
+                    return True
         try:
             self._handlers[type(command)](command)
         except (SessionError, OptionError, cmd.CommandError) as exc:

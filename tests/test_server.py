@@ -475,38 +475,64 @@ def test_commands_right_after_stop_wait_for_the_bestmove_instead_of_busy() -> No
                for line in bestmoves[1::2])  # each go depth 1 searched the position after 11-15
 
 
-def test_after_a_wait_in_vain_every_command_is_refused_until_the_bestmove(monkeypatch) -> None:
-    """A stopped search that takes longer than the wait (a slow move list): the command that
-    waited is refused, and so is every later one until the bestmove; never a ``go`` accepted on
-    the position a refused ``position`` should have replaced."""
+def _server_with_search(lines: bytes, search) -> "tuple":
+    """An in-process server reading ``lines``, its session's search replaced by ``search``."""
     import io
 
-    import protocol.server as server_module
+    from protocol.server import Server
 
-    monkeypatch.setattr(server_module, "STOPPED_SEARCH_WAIT", 0.5)
     out = io.StringIO()
-    server = server_module.Server(io.BytesIO(
-        b"go infinite\nstop\nposition startpos moves 11-15\ngo depth 1\n"), out)
+    server = Server(io.BytesIO(lines), out)
+    server.session.search = search  # type: ignore[assignment]
+    return server, out
 
+
+def test_commands_after_stop_wait_for_a_slow_stopped_search_and_run_in_order() -> None:
+    """A stopped search that takes its time (a slow move list): ``position`` and ``go`` after the
+    ``stop`` wait for its bestmove, then run, in order; nothing is refused."""
     import threading
 
-    refused = threading.Event()
-    error = server.error
+    calls = []
 
-    def error_then_release(text: str) -> None:
-        error(text)
-        refused.set()
-
-    def slow_search(limits, report, stop):  # ends only once the first command was refused
-        refused.wait(30)
+    def search(limits, report, stop):
+        calls.append(limits)
+        if len(calls) == 1:  # the go infinite: stops only a while after being told
+            stop.wait(30)
+            threading.Event().wait(0.5)
         return server.session.board.legal_moves()[0], None
 
-    monkeypatch.setattr(server, "error", error_then_release)
-    monkeypatch.setattr(server.session, "search", slow_search)
+    server, out = _server_with_search(
+        b"go infinite\nstop\nposition startpos moves 11-15\ngo depth 1\n", search)
     server.run()
     lines = out.getvalue().splitlines()
-    assert lines[:2] == ["error busy: position during search", "error busy: go during search"]
-    assert len([line for line in lines if line.startswith("bestmove")]) == 1
+    assert not [line for line in lines if line.startswith("error")]
+    assert [line.split()[0] for line in lines] == ["bestmove", "bestmove"]
+    start = Game("english")
+    after = Game("english")
+    after.push("11-15")
+    assert lines == [f"bestmove {start.legal_moves()[0].pdn()}",   # each of its own position
+                     f"bestmove {after.legal_moves()[0].pdn()}"]
+
+
+def test_quit_while_a_command_waits_for_a_stuck_stopped_search_exits_with_its_bestmove() -> None:
+    """``quit`` still ends the process at once (after writing the bestmove) when the stopped
+    search does not end: the command waiting for it is dropped."""
+    import threading
+
+    release = threading.Event()
+
+    def stuck(limits, report, stop):  # never ends by itself (until the test releases it)
+        release.wait(60)
+        return None, None
+
+    server, out = _server_with_search(b"go infinite\nstop\nposition startpos\nquit\n", stuck)
+    try:
+        assert server.run() == 0
+        assert not release.is_set()  # it returned while the search was still stuck
+        lines = out.getvalue().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("bestmove ")
+    finally:
+        release.set()
 
 
 def test_end_of_input_after_ponderhit_lets_the_now_bounded_search_finish() -> None:
