@@ -80,6 +80,7 @@ class EngineConnection:
         self._inbox: "queue.Queue[Optional[str]]" = queue.Queue()
         self._eof = False
         self._closed = False
+        self._quitting = False  # set by quit() before it sends: waits elsewhere are abandoned
         self._returncode: Optional[int] = None
         self._search: Any = None
         transport.start(self._on_line, self._on_stderr)
@@ -268,6 +269,7 @@ class EngineConnection:
         """
         if self._closed:
             return self._returncode
+        self._quitting = True
         try:
             self.send_raw("quit")
         except EngineError:
@@ -307,9 +309,8 @@ class EngineConnection:
 
     def _next_line(self, deadline: float, waiting_for: str) -> str:
         while not self._eof:
-            if self._closed:  # quit() from another thread: whatever was awaited is abandoned
-                raise ClientStateError(f"quit() was called while waiting for {waiting_for}",
-                                       self.transcript)
+            if self._quitting:  # quit() from another thread: whatever was awaited is abandoned
+                raise self._abandoned(f"while waiting for {waiting_for}")
             try:
                 line = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
@@ -321,6 +322,8 @@ class EngineConnection:
                 break
             if not self._SKIP_BLANK_LINES or line.strip():
                 return line
+        if self._quitting:  # the end of output that quit() asked for
+            raise self._abandoned(f"while waiting for {waiting_for}")
         code = self._exit_status()
         raise EngineTerminatedError(
             f"the engine ended its output while waiting for {waiting_for}{_exit_note(code)}",
@@ -328,9 +331,13 @@ class EngineConnection:
             code,
         )
 
+    def _abandoned(self, context: str) -> ClientStateError:
+        """The error of a wait that :meth:`quit` (from another thread) cut short."""
+        return ClientStateError(f"quit() was called {context}", self.transcript)
+
     def _unexpected(self, line: str, context: str) -> None:
-        if self._closed:  # the line of a search that quit() abandoned, not the engine's fault
-            raise ClientStateError(f"quit() was called {context}", self.transcript)
+        if self._quitting:  # the line of a search that quit() abandoned, not the engine's fault
+            raise self._abandoned(context)
         if self.strict:
             raise ProtocolError(f"unexpected line {line!r} {context}", self.transcript)
 
