@@ -288,6 +288,28 @@ def test_ponderhit_past_the_depth_limit_ends_the_running_iteration() -> None:
         budget.poll(2000)
 
 
+def test_a_ponderhit_during_the_iteration_after_the_depth_limit_ends_that_iteration(
+        monkeypatch) -> None:
+    """End to end (the driver records each completed depth for the budget): a ``go ponder
+    depth 2`` searched to depth 6 gets its ponderhit in the middle of iteration 7, which then
+    ends at the next poll; the result is depth 6's."""
+    from draughts_engine.search import budget as budget_module
+
+    engine = Engine()
+    reported: List[int] = []
+    poll = budget_module.SearchBudget.poll
+
+    def poll_then_ponderhit(self, nodes: int) -> int:
+        if reported and reported[-1] == 6 and not self.ponderhit.is_set():
+            engine.ponderhit()  # inside iteration 7, once it has searched a few nodes
+        return poll(self, nodes)
+
+    monkeypatch.setattr(budget_module.SearchBudget, "poll", poll_then_ponderhit)
+    result = engine.search(Position.start("international"), SearchLimits(ponder=True, depth=2),
+                           on_info=lambda info: reported.append(info.depth))
+    assert reported == [1, 2, 3, 4, 5, 6] and result.depth == 6
+
+
 def test_on_info_is_called_in_the_search_thread_after_each_iteration() -> None:
     infos: List[Tuple[SearchInfo, int]] = []
     Engine().search(Position.start("english"), SearchLimits(depth=5),
