@@ -32,8 +32,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Op
 from .errors import DraughtsError, InvalidPdnError, clip
 from .variants import ENGLISH, Variant, get_variant, variant_for_game_type
 
-__all__ = ["Token", "PdnGame", "tokens", "stream_records", "open_lines", "RESULT_TOKENS",
-           "PdnSource"]
+__all__ = ["Token", "PdnGame", "tokens", "tag_end", "stream_records", "open_lines",
+           "RESULT_TOKENS", "PdnSource"]
 
 RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*", "0-0"})
 """Words that end a game's movetext."""
@@ -57,11 +57,13 @@ class Token(NamedTuple):
     line: int
 
 
-def _tag_end(line: str, start: int) -> int:
-    """Index of the ``]`` closing a tag whose text starts at ``start``, or -1: a ``]`` inside
-    a string does not close it, and in a string a backslash escapes the next character."""
+def tag_end(line: str, start: int, stop: Optional[int] = None) -> int:
+    """Index of the ``]`` closing a tag whose text starts at ``start`` (before ``stop``, by
+    default the end of ``line``), or -1: a ``]`` inside a string does not close it, and in a
+    string a backslash escapes the next character.  (The one scanner of tags: the reader's
+    and the terminal replay's.)"""
     in_string = False
-    index, length = start, len(line)
+    index, length = start, len(line) if stop is None else stop
     while index < length:
         ch = line[index]
         if in_string and ch == "\\":
@@ -122,7 +124,7 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
             ch = match.group()
             index = end + 1
             if ch == "[":
-                close = _tag_end(line, index)
+                close = tag_end(line, index)
                 if close < 0:
                     yield Token("error", "unterminated tag (a tag ends on its line)", number)
                     break

@@ -174,3 +174,13 @@ def test_one_line_that_is_neither_says_what_was_tried() -> None:
     assert "read as PDN; a FEN would start with W: or B:" in str(caught.value)
     with pytest.raises(LoadError, match="bad FEN 'W:W99:B1'"):
         records_from_text("W:W99:B1", "english", "x")
+
+
+def test_a_tag_value_ending_in_a_backslash_is_cut_where_the_reader_cuts_it():
+    """One tag scanner for the reader and the replay: ``"a\\\\"`` ends the string."""
+    from protocol.play.movetext import pieces
+
+    kinds = [(piece.kind, piece.text) for piece in pieces('[Event "a\\\\"] 1. 11-15 *')
+             if piece.kind != "space"]
+    assert kinds == [("tag", 'Event "a\\\\"'), ("number", "1."), ("move", "11-15"),
+                     ("result", "*")]

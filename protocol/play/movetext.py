@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple
 
 from draughts_engine.pdn import RESULT_TOKENS
+from draughts_engine.pdn_reader import tag_end
 
 __all__ = ["Piece", "pieces", "move_word"]
 
@@ -55,20 +56,6 @@ def move_word(word: str) -> str:
 def _line_end(text: str, index: int) -> int:
     end = text.find("\n", index)
     return len(text) if end < 0 else end
-
-
-def _tag_end(text: str, start: int, stop: int) -> int:
-    """Index of the ``]`` closing a tag opened at ``start`` (quotes and ``\\"`` respected), before
-    ``stop``; -1 when the line has none."""
-    in_string, previous = False, ""
-    for index in range(start + 1, stop):
-        ch = text[index]
-        if ch == '"' and previous != "\\":
-            in_string = not in_string
-        elif ch == "]" and not in_string:
-            return index
-        previous = ch
-    return -1
 
 
 def pieces(text: str) -> Iterator[Piece]:
@@ -116,7 +103,7 @@ def pieces(text: str) -> Iterator[Piece]:
             continue
         if ch == "[" and not depth:
             stop = _line_end(text, index)
-            close = _tag_end(text, index, stop)
+            close = tag_end(text, index + 1, stop)
             end = stop if close < 0 else close + 1
             yield Piece("tag", text[index + 1:close if close >= 0 else stop], start, end, depth)
             index = end
