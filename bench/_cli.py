@@ -84,15 +84,18 @@ def depth_list(text: str) -> List[int]:
     """A ``type=`` for depths written ``A-B`` or ``A,B,C`` (each 1..MAX_DEPTH)."""
     try:
         if "-" in text:
-            low, high = text.split("-", 1)
-            depths = list(range(int(low), int(high) + 1))
+            low, high = (int(part) for part in text.split("-", 1))
+            ends = [low, high]
         else:
-            depths = [int(part) for part in text.split(",")]
+            ends = [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a range A-B or a list A,B,C of depths") from None
-    if not depths or min(depths) < 1 or max(depths) > MAX_DEPTH:
-        raise argparse.ArgumentTypeError(f"{text!r} names no depth, or one outside 1..{MAX_DEPTH}")
+    if min(ends) < 1 or max(ends) > MAX_DEPTH:  # (checked before a range is made)
+        raise argparse.ArgumentTypeError(f"{text!r} names a depth outside 1..{MAX_DEPTH}")
+    depths = list(range(ends[0], ends[1] + 1)) if "-" in text else ends
+    if not depths:
+        raise argparse.ArgumentTypeError(f"{text!r} names no depth (a range runs upwards)")
     return depths
 
 

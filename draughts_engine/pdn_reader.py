@@ -332,12 +332,13 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
 
 def _with_bad_lines(items: Iterable[Token], lines: _Lines) -> Iterator[Token]:
     """``items`` with an ``error`` token for each line ``lines`` could not decode, placed
-    before the first token of a later line, and after a tag that opens its own line (so the
-    problem belongs to the game of that tag)."""
+    before the first token of a later line, but after a tag (so that a bad line between games,
+    or a bad tag line, belongs to the game that tag opens or continues, not to a record of its
+    own)."""
     bad = lines.bad
     for item in items:
         if bad and bad[0][0] <= item.line:
-            if item.kind == "tag" and bad[0][0] == item.line:
+            if item.kind == "tag":
                 yield item
                 while bad and bad[0][0] <= item.line:
                     number, message = bad.pop(0)

@@ -313,6 +313,14 @@ def test_undecodable_bytes_on_a_game_s_first_line_belong_to_that_game() -> None:
     assert records[0].error is None and "not utf-8 text" in str(records[1].error)
 
 
+def test_undecodable_bytes_between_games_belong_to_the_next_game_not_a_record_of_their_own(
+        ) -> None:
+    data = collection(1).encode() + b'{caf\xe9}\n[Event "next"]\n\n1. 11-15 *\n'
+    records = list(stream_games(data, strict=False))
+    assert len(records) == 2 and records[0].error is None
+    assert records[1].tags.get("Event") == "next" and "not utf-8 text" in str(records[1].error)
+
+
 def test_a_text_file_that_cannot_decode_its_lines_is_an_invalid_pdn_error(tmp_path: Path) -> None:
     path = tmp_path / "latin.pdn"
     path.write_bytes(b'[Event "K\xf8benhavn"]\n1. 11-15 *\n')

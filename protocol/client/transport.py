@@ -135,7 +135,8 @@ class ProcessTransport(StreamTransport):
         ``command`` is the program and its arguments, as a list or as one string: split like
         a POSIX shell would (``"python3 -m protocol"``; no shell runs it), or on Windows given
         to the system as the command line it is (backslashes in paths kept).  An empty
-        command raises ValueError; a program that cannot run, OSError.
+        command, or a string with unbalanced quotes, raises ValueError; a program that cannot
+        run, OSError.
         ``own_session``: the engine gets a session and process group of its own (a new
         process group on Windows), so a Ctrl-C at the terminal does not reach it, and it can
         be killed with any children of a wrapper script.  ``popen_kwargs`` go to
@@ -146,7 +147,11 @@ class ProcessTransport(StreamTransport):
                 raise ValueError("the engine's command is empty")
             args: Union[str, List[str]] = command  # CreateProcess takes a command line
         else:
-            args = shlex.split(command) if isinstance(command, str) else list(command)
+            try:
+                args = shlex.split(command) if isinstance(command, str) else list(command)
+            except ValueError as exc:  # unbalanced quotes
+                raise ValueError(f"cannot split the engine's command {command!r}: {exc}") \
+                    from None
             if not args:
                 raise ValueError("the engine's command is empty")
         if own_session and os.name == "posix":
