@@ -16,8 +16,9 @@ own Round tag.  It is read three ways:
   whole collection in memory, for contrast.
 
 Speed is process time.  Memory is the tracemalloc peak of a separate pass
-(tracemalloc slows Python down, so it never runs during a timed pass) and the
-process's peak resident size (``ru_maxrss``) after each step.
+(tracemalloc slows Python down, so it never runs during a timed pass; ``nan`` on
+PyPy, which has no tracemalloc) and the process's peak resident size
+(``ru_maxrss``) after each step.
 """
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ import random
 import sys
 import tempfile
 import time
-import tracemalloc
 from itertools import islice
 from pathlib import Path
 from typing import Callable, Tuple
@@ -75,6 +75,11 @@ def timed(run: Callable[[], int]) -> Tuple[int, float]:
 
 
 def traced_peak_mb(run: Callable[[], int]) -> float:
+    """The tracemalloc peak of ``run`` in MB; NaN where there is no tracemalloc (PyPy)."""
+    try:
+        import tracemalloc
+    except ImportError:
+        return float("nan")
     tracemalloc.start()
     try:
         run()
