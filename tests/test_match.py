@@ -466,7 +466,7 @@ def test_flaky_engine_forfeits_and_the_match_completes(tmp_path):
 def test_engine_silent_after_ucinewgame_forfeits_as_stalled(tmp_path):
     pdn = tmp_path / "mute.pdn"
     code, out, _ = run(mover("mute", "--mute-after-newgame") + mover("steady") + [
-        "--games", "2", "--pdn", str(pdn), "--move-timeout", "2"])
+        "--games", "2", "--pdn", str(pdn), "--move-timeout", "2", "--start-timeout", "1"])
     assert code == 0
     games = games_of(pdn)
     assert [g.tags["Termination"] for g in games] == ["stalled", "stalled"]
