@@ -380,3 +380,32 @@ def test_merge_output_file_is_guarded_like_pdn(tmp_path, capsys):
     assert merge_main([str(source), "-o", str(empty)]) == 0
     assert merge_main([str(source), "--sprt"]) == 0  # bare --sprt: the default test
     assert "SPRT (elo0=0 elo1=10 alpha=0.05 beta=0.05)" in capsys.readouterr().out
+
+
+def test_duplicate_finder_reads_each_games_moves_at_most_once(tmp_path, monkeypatch):
+    """Many files of the same event and rounds (shards of the same players, other moves): each
+    record's moves are read once at most, not once per pair of games, and only the true
+    repeats are duplicates; a game that shares only Event and Round is a clash."""
+    import protocol.match.records as records
+    games = [match_game(0, moves=("11-15", "23-19", "8-11", "22-17")),
+             match_game(0, moves=("11-15", "23-19", "8-11", "22-18")),
+             match_game(0, moves=("11-15", "23-19", "8-11", "21-17")),
+             match_game(0, white="gamma")]
+    paths = []
+    for copy in range(3):
+        path = tmp_path / f"shard{copy}.pdn"
+        path.write_text("".join(games), encoding="utf-8")
+        paths.append(path)
+    reads = []
+    real_moves_of = records._moves_of
+    monkeypatch.setattr(records, "_moves_of", lambda r: reads.append(r) or real_moves_of(r))
+    finder = records.DuplicateFinder()
+    verdicts = [finder.add(r) for p in paths for r in read_records(str(p), check_moves=False,
+                                                                   keep_text=False).records]
+    assert verdicts == [False] * 4 + [True] * 8
+    # the first file: its 2nd and 3rd games and the 1st once (the 4th's header is new); then
+    # every record of the copies, and the 4th game of the first file once
+    assert len(reads) == 3 + 4 + 1 + 4
+    assert len({id(r) for r in reads}) == len(reads)
+    assert finder.clashes == 3
+    assert finder.clash_example is not None and finder.clash_example[1].white == "alpha"

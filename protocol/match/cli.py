@@ -25,7 +25,7 @@ from protocol.match.openings import (
     resolve_openings,
 )
 from protocol.match.plan import MAX_GAMES, TOURNAMENTS, parse_shard
-from protocol.match.records import GameRecord, copy_games, read_records, same_game
+from protocol.match.records import DuplicateFinder, GameRecord, copy_games, read_records
 from protocol.match.report import format_report
 from protocol.match.runner import MatchRunner, describe_bug
 
@@ -225,9 +225,8 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
                 and not args.overwrite):
             raise MatchError(f"{args.output} is not empty: use --overwrite to replace it")
     records: List[GameRecord] = []
-    keys: Dict[Tuple[str, int], List[GameRecord]] = {}
-    duplicates = clashes = 0
-    clash_example = ""
+    finder = DuplicateFinder()
+    duplicates = 0
     for path in args.files:
         contents = read_records(path, check_moves=False, keep_text=False)
         for problem in contents.problems:
@@ -236,22 +235,18 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
             err.write(f"warning: skipped {contents.problem_count - len(contents.problems)} more "
                       f"game(s) of {path} that cannot be read\n")
         for record in contents.records:
-            if record.index is not None:
-                others = keys.setdefault((record.event, record.index), [])
-                if any(same_game(record, other) for other in others):
-                    duplicates += 1
-                    continue
-                if others:
-                    clashes += 1
-                    clash_example = clash_example or (f" (e.g. {_describe(others[0])} and "
-                                                      f"{_describe(record)})")
-                others.append(record)
-            records.append(record)
+            if finder.add(record):
+                duplicates += 1
+            else:
+                records.append(record)
     if duplicates:
         err.write(f"warning: {duplicates} game(s) appear more than once (same event, round, "
                   f"players, moves and result); counted once\n")
-    if clashes:
-        err.write(f"warning: {clashes} game(s) share Event and Round with a different game"
+    if finder.clashes:
+        first, other = finder.clash_example or (None, None)
+        clash_example = (f" (e.g. {_describe(first)} and {_describe(other)})"
+                         if first is not None and other is not None else "")
+        err.write(f"warning: {finder.clashes} game(s) share Event and Round with a different game"
                   f"{clash_example}: they look like games of different matches; all are "
                   f"counted (give each match its own --event to tell them apart)\n")
     records.sort(key=lambda r: (r.event, r.index is None, r.index or 0))

@@ -34,7 +34,7 @@ from protocol.match.errors import MAX_DIGITS, MatchError
 __all__ = ["TERMINATIONS", "FORFEITS", "GameRecord", "game_text", "OPENING_END_COMMENT",
            "GameText", "split_games", "read_game_text", "record_from_game", "PdnContents",
            "read_records", "copy_games", "MAX_LINE_BYTES", "looks_cut_off", "opening_key",
-           "same_game"]
+           "same_game", "DuplicateFinder"]
 
 TERMINATIONS = ("normal", "adjudication", "time forfeit", "stalled", "crash", "illegal move",
                 "protocol error")
@@ -547,15 +547,63 @@ def _moves_of(record: GameRecord) -> Tuple[str, ...]:
     return games[0].move_texts if len(games) == 1 else ()
 
 
+def _header(record: GameRecord) -> Tuple[Any, ...]:
+    """What two records of one game written twice share besides their moves."""
+    return (record.event, record.index, record.white, record.black, record.outcome,
+            record.game_type)
+
+
 def same_game(a: GameRecord, b: GameRecord) -> bool:
     """Whether two records are one game written twice: the same event, round, players,
     variant, result and moves (the date, the comments, the other tags may differ)."""
-    if (a.event, a.index, a.white, a.black, a.outcome, a.game_type) != \
-            (b.event, b.index, b.white, b.black, b.outcome, b.game_type):
+    if _header(a) != _header(b):
         return False
     if a.plies and b.plies and a.plies != b.plies:
         return False
     return _moves_of(a) == _moves_of(b)
+
+
+class DuplicateFinder:
+    """Tells the games of several PDN files apart: :meth:`add` each record in turn.
+
+    A record is a duplicate when an earlier one is the same game (:func:`same_game`); a
+    record that only shares Event and Round with an earlier different game is a clash
+    (counted in ``clashes``, the first pair kept in ``clash_example``).  The moves of a record
+    are read at most once, and only when an earlier record has its header: a merge of many
+    files costs one comparison of headers per record, not one per pair of games.
+    """
+
+    def __init__(self) -> None:
+        self.clashes = 0
+        self.clash_example: Optional[Tuple[GameRecord, GameRecord]] = None
+        self._rounds: Dict[Tuple[str, int], GameRecord] = {}
+        self._by_header: Dict[Tuple[Any, ...], List[List[Any]]] = {}
+
+    def add(self, record: GameRecord) -> bool:
+        """Whether ``record`` repeats a game added before (then it is not kept); records
+        without a round number are never duplicates."""
+        if record.index is None:
+            return False
+        header = _header(record)
+        seen = self._by_header.setdefault(header, [])
+        moves: Optional[Tuple[str, ...]] = None
+        if seen:
+            moves = _moves_of(record)
+            for entry in seen:  # [record, its moves or None until needed]
+                other = entry[0]
+                if record.plies and other.plies and record.plies != other.plies:
+                    continue
+                if entry[1] is None:
+                    entry[1] = _moves_of(other)
+                if entry[1] == moves:
+                    return True
+        seen.append([record, moves])
+        first = self._rounds.setdefault((record.event, record.index), record)
+        if first is not record:
+            self.clashes += 1
+            if self.clash_example is None:
+                self.clash_example = (first, record)
+        return False
 
 
 def copy_games(records: List[GameRecord], out: IO[str]) -> None:
