@@ -307,3 +307,38 @@ def test_replay_shows_comments_where_they_stand_and_games_from_a_set_up_position
     end = lines.index("Ply 1/1: 1. 47x38x20x9x36  (end of the game, result 1-0)")
     assert lines[end + 1] == "  {the other path}"
     assert lines.count("  {a study}") == 2  # shown again when stepping back to the start
+
+
+def test_sigterm_while_an_engine_thinks_saves_the_unfinished_game(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    from test_play_support import ROOT, play_env
+    if not hasattr(signal, "SIGTERM") or os.name != "posix":
+        pytest.skip("SIGTERM to a child needs a POSIX system")
+    saved = tmp_path / "term.pdn"
+    hang = ROOT / "tests" / "fake_engines" / "hang_on_go.py"
+    program = subprocess.Popen(
+        [sys.executable, "-m", "protocol.play", "--variant", "international", "--white", "human",
+         "--black", f"cmd:{sys.executable} {hang}", "level=2", "--save", str(saved)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=str(ROOT), env=play_env())
+    try:
+        assert program.stdin is not None and program.stdout is not None
+        program.stdin.write("32-28\n")
+        program.stdin.flush()
+        for line in program.stdout:  # the move is played: the engine now hangs on go
+            if line.startswith("Last move: 1. 32-28"):
+                break
+        program.send_signal(signal.SIGTERM)
+        _, err = program.communicate(timeout=120)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.wait()
+    assert program.returncode == 128 + signal.SIGTERM, err
+    assert "the unfinished game is saved to" in err
+    (tags, moves), = pdn_games(saved.read_text())
+    assert moves == ["32-28"] and tags["Result"] == "*"
+    assert tags["Termination"] == "unfinished: the program was ended by a signal"

@@ -9,6 +9,7 @@ import os
 import shlex
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from draughts_engine.game import Game
 from draughts_engine.pdn import read_games
 from draughts_engine.search.limits import SearchLimits
+from protocol.play import players as players_module
 from protocol.play import (
     EngineFailure,
     GameController,
@@ -344,6 +346,45 @@ def test_a_misbehaving_engine_is_an_engine_failure(engine: str, message: str) ->
             game.engine_move()
         assert caught.value.side == "black" and caught.value.transcript
         assert game.ply == 0
+
+
+def test_failures_call_the_engine_by_its_configured_name() -> None:
+    named = PlayerSpec.parse([f"cmd:{sys.executable} {FAKE_ENGINES / 'die_mid_search.py'}",
+                              "name=dies"])
+    with GameController("english", white=HUMAN, black=named, limits=SHALLOW) as game:
+        with pytest.raises(EngineFailure, match=r"^dies failed while searching"):
+            game.engine_move()
+
+
+def test_an_engine_that_ignores_move_now_is_killed_after_the_grace(monkeypatch) -> None:
+    """A search without a time limit (a level) that ignores stop: "move now" alone ends the
+    wait (the engine is killed once the grace is over), with a plain message."""
+    monkeypatch.setattr(players_module, "STOP_GRACE_SECONDS", 0.2)
+    stuck = PlayerSpec.parse([f"cmd:{sys.executable} {FAKE_ENGINES / 'hang_on_go.py'}",
+                              "name=stuck", "level=3"])
+    with GameController("english", white=HUMAN, black=stuck) as game:
+        game.start()
+        engine = game._engines["black"]
+        process = engine._transport.process
+        box: dict = {}
+
+        def think() -> None:
+            try:
+                game.engine_move()
+            except BaseException as exc:  # handed to the test
+                box["error"] = exc
+
+        thread = threading.Thread(target=think, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 120
+        while thread.is_alive() and time.monotonic() < deadline:
+            game.move_now()  # only once a search runs does it count; repeats are harmless
+            thread.join(0.05)
+        assert not thread.is_alive(), "move now did not end the wait for a hung engine"
+        error = box["error"]
+        assert isinstance(error, EngineFailure) and error.side == "black"
+        assert str(error) == "stuck ignored stop for 0.2 s and was killed"
+        assert process.wait(120) is not None and game.ply == 0  # the process was killed
 
 
 def test_an_engine_that_cannot_start_is_an_engine_failure() -> None:

@@ -235,3 +235,31 @@ def test_end_of_input_at_the_prompt_quits(terminal_factory) -> None:
     term.expect("O 1> ")
     term.type("\x04")  # Ctrl-D
     assert term.wait_exit() == 0
+
+
+HANG_ON_GO = ROOT / "tests" / "fake_engines" / "hang_on_go.py"
+
+
+def test_ctrl_c_twice_on_a_hung_engine_offers_to_kill_it_and_saves_the_game(
+        terminal_factory, tmp_path: Path) -> None:
+    """An engine that ignores stop during a level search (no time-out of its own): the second
+    Ctrl-C asks, and yes kills it: an engine failure, exit 1, the unfinished game saved."""
+    saved = tmp_path / "hung.pdn"
+    term = terminal_factory("--variant", "international", "--white", "human", "--black",
+                            f"cmd:{sys.executable} {HANG_ON_GO}", "name=stuck", "level=2",
+                            "--save", str(saved))
+    term.expect("White 1> ")
+    term.type("32-28\r")
+    term.expect("Black thinks: ...")  # drawn as the search starts
+    term.type("\x03")
+    term.expect("(move now: the engine plays its best move so far)")
+    term.type("\x03")
+    term.expect("Kill it now and end the game? [y/N] ")
+    term.type("y\r")
+    assert term.wait_exit() == 1
+    assert "engine failure: stuck was killed (Ctrl-C twice: it did not answer stop)" in \
+        term.text, term.text[-3000:]
+    assert "the unfinished game is saved to" in term.text
+    (tags, moves), = pdn_games(saved.read_text())
+    assert moves == ["32-28"] and tags["Result"] == "*"
+    assert tags["Termination"] == "unfinished: an engine failed"

@@ -25,6 +25,7 @@ from protocol.play.controller import (
     SearchCancelled,
     UndoRedoError,
 )
+from protocol.play import players as players_module
 from protocol.play.players import EngineFailure
 from protocol.web import board as board_module
 from protocol.web.board import BoardSettings, Players, WebBoard
@@ -44,6 +45,7 @@ BOOK = EngineBook([
     default_engine(),
     EngineChoice("stubborn", (sys.executable, os.path.join(FAKES, "broken_ignores_stop.py"))),
     EngineChoice("crashing", (sys.executable, os.path.join(FAKES, "die_mid_search.py"))),
+    EngineChoice("hung", (sys.executable, os.path.join(FAKES, "hang_on_go.py"))),
 ])
 
 
@@ -274,7 +276,23 @@ def test_engine_that_ignores_stop_is_reaped(boards, monkeypatch):
     wait(board, lambda s: s["analysis"] and s["analysis"]["depth"], "the canned info line")
     state = board.act("stop")
     assert state["analysing"] is False and state["ply"] == 1
-    assert "engine failure" in (state["message"] or "")
+    assert "engine failure: stubborn did not answer stop within 0.5 s and was killed" in (
+        state["message"] or "")
+
+
+def test_move_now_on_a_hung_engine_kills_it_after_the_grace(boards, monkeypatch):
+    """A level search has no time-out of its own: after "move now" an engine that ignores
+    stop is killed once the grace is over, the game pauses and the page says why."""
+    monkeypatch.setattr(players_module, "STOP_GRACE_SECONDS", 0.2)
+    board = boards(variant="english", white=None, black="hung")
+    wait(board, lambda s: s["thinking"] == "black", "the hung engine's search")
+    deadline = time.monotonic() + 120
+    while board.snapshot()["thinking"] is not None and time.monotonic() < deadline:
+        board.move_now()  # counts once the search runs; repeats are harmless
+        time.sleep(0.05)
+    state = wait(board, lambda s: s["message"] and s["thinking"] is None, "the kill")
+    assert state["message"] == "engine failure: hung ignored stop for 0.2 s and was killed"
+    assert state["paused"] and state["ply"] == 0
 
 
 def test_close_reaps_engines_and_refuses_actions(boards):

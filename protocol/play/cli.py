@@ -208,8 +208,14 @@ def _isatty(stream: IO[str]) -> bool:
         return False
 
 
+class SignalExit(SystemExit):
+    """SIGTERM or SIGHUP arrived: the program ends with status 128 + the signal's number,
+    through the finally blocks that reap the engines (and saves an unfinished game with
+    ``--save``)."""
+
+
 def _end_on_signal(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # unwinds through the finally blocks that reap the engines
+    raise SignalExit(128 + signum)
 
 
 def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
@@ -350,20 +356,26 @@ def _games(session: TerminalSession, settings: Settings, stderr: IO[str]) -> int
         stderr.write(f"{PROG}: engine failure: {exc}\n")
         for line in exc.transcript[-8:]:
             stderr.write(f"  {line}\n")
-        _save_unfinished(session, stderr)
+        _save_unfinished(session, stderr, "an engine failed")
         return 1
+    except SignalExit:
+        session.say()
+        stderr.write(f"{PROG}: ended by a signal\n")
+        _save_unfinished(session, stderr, "the program was ended by a signal")
+        raise
     return 0
 
 
-def _save_unfinished(session: TerminalSession, stderr: IO[str]) -> None:
-    """With ``--save``, keep the game an engine failure cut short (its result ``*``): the
-    moves played are not lost with the engine."""
-    if session.save_path is None or session.controller.record.ply == 0:
+def _save_unfinished(session: TerminalSession, stderr: IO[str], why: str) -> None:
+    """With ``--save``, keep the game an engine failure or a signal cut short (its result
+    ``*``): the moves played are not lost with the engine."""
+    if session.save_path is None or session.controller.record.ply == 0 or \
+            session.controller.result().is_over:
         return
     try:
         session.controller.save(session.save_path, append=True,
                                 tags={"Round": str(session.round),
-                                      "Termination": "unfinished: an engine failed"})
+                                      "Termination": f"unfinished: {why}"})
     except PlayError as exc:
         stderr.write(f"{PROG}: the unfinished game is not saved: {exc}\n")
         return

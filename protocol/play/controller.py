@@ -344,14 +344,18 @@ class GameController:
             self._cancelled = True
             engine.stop()
 
-    def abandon_search(self) -> None:
-        """Reap the process of the engine that is thinking, for an engine that ignores
-        ``stop``: the blocked call raises :class:`EngineFailure`; that side's engine starts
-        afresh when next needed. Thread-safe; does nothing when no engine is thinking."""
+    def abandon_search(self, reason: str = "did not answer stop and was killed") -> None:
+        """Kill the process of the engine that is thinking, for an engine that ignores
+        ``stop``: the blocked call raises :class:`EngineFailure` (``<engine name> <reason>``);
+        that side's engine starts afresh when next needed. Thread-safe; does nothing when no
+        engine is thinking.
+
+        Besides, an engine that has not answered ``stop`` (:meth:`move_now`, :meth:`cancel`)
+        :data:`~protocol.play.players.STOP_GRACE_SECONDS` later is killed the same way."""
         engine = self._thinking
         if engine is not None:
             self._cancelled = True
-            engine.close()
+            engine.kill(reason)
 
     def _played(self, side: str, text: str, info: Optional[InfoReport]) -> PlayedMove:
         ply = self.record.ply

@@ -53,7 +53,8 @@ OWN_ENGINE_COMMAND: Tuple[str, ...] = (sys.executable, "-m", "protocol")
 #: A person can always cut it short: "move now" stops the search and takes its best move.
 UNTIMED_SEARCH_SECONDS = 6 * 3600.0
 
-#: How long to wait for ``bestmove`` after ``stop`` before giving the engine up (seconds).
+#: How long to wait for ``bestmove`` after ``stop`` (move now, or a search out of time) before
+#: the engine counts as hung and its process is killed (seconds).
 STOP_GRACE_SECONDS = 10.0
 
 InfoCallback = Callable[[InfoReport], None]
@@ -233,16 +234,22 @@ def _child_environment() -> dict:
 
 @dataclass
 class _Running:
-    """The search an :class:`EnginePlayer` is waiting for (guarded by the player's lock)."""
+    """The search an :class:`EnginePlayer` is waiting for (guarded by the player's lock).
+
+    ``watchdog`` kills the engine when ``bestmove`` has not come :data:`STOP_GRACE_SECONDS`
+    after ``stop``.
+    """
 
     stop_sent: bool = False
     stop_wanted: bool = False
+    watchdog: Optional[threading.Timer] = None
 
 
 class EnginePlayer:
     """One engine process playing one side (see the module docstring).
 
-    Only :meth:`stop` may be called from another thread than the one that drives the player.
+    Only :meth:`stop` and :meth:`kill` may be called from another thread than the one that
+    drives the player.
     """
 
     def __init__(self, spec: PlayerSpec, variant: str, side: Optional[str] = None,
@@ -254,9 +261,11 @@ class EnginePlayer:
         self.variant = variant
         self._log = log
         self._engine: Optional[Engine] = None
-        self._lock = threading.Lock()
+        self._transport: Optional[ProcessTransport] = None
+        self._lock = threading.RLock()  # re-entered by _failure() inside choose()
         self._running: Optional[_Running] = None
         self._stop_early = False
+        self._kill_reason: Optional[str] = None  # why the process was killed (kill())
 
     # ---- life ------------------------------------------------------------------------
     @property
@@ -265,7 +274,10 @@ class EnginePlayer:
 
     @property
     def engine_name(self) -> str:
-        """The engine's ``id name`` (known once started), else its command's program name."""
+        """What messages call the engine: the player's ``name``, else its ``program``, else
+        the engine's ``id name`` (known once started), else its command's program name."""
+        if self.spec.name or self.spec.program:
+            return self.spec.name or self.spec.program or ""
         if self._engine is not None and self._engine.id.get("name"):
             return self._engine.id["name"]
         return os.path.basename(self.spec.command[0]) if self.spec.command else "engine"
@@ -293,7 +305,10 @@ class EnginePlayer:
             raise EngineFailure(f"cannot run {shlex.join(self.spec.command)}: "
                                 f"{exc.strerror or exc}", self.side) from None
         engine = engine_class(transport, **options)
-        self._engine = engine
+        with self._lock:
+            self._engine = engine
+            self._transport = transport
+            self._kill_reason = None
         try:
             engine.handshake()
         except EngineError as exc:
@@ -345,8 +360,29 @@ class EnginePlayer:
     def close(self) -> None:
         """Quit and reap the engine process (quit, terminate, kill); idempotent."""
         engine, self._engine = self._engine, None
+        self._transport = None
         if engine is not None:
             engine.quit()
+
+    def kill(self, reason: str = "was killed") -> None:
+        """Kill the engine process now (no ``quit`` first) and reap it, for an engine that
+        does not answer. A search waiting in :meth:`choose` raises :class:`EngineFailure`
+        saying ``<engine name> <reason>``. Thread-safe; idempotent."""
+        with self._lock:
+            if self._transport is None:
+                return
+            if self._kill_reason is None:
+                self._kill_reason = reason
+        self._kill_process()
+
+    def _kill_process(self) -> None:
+        transport = self._transport
+        if transport is not None:
+            try:
+                transport.process.kill()
+            except OSError:
+                pass  # already gone
+        self.close()
 
     # ---- searching -------------------------------------------------------------------
     def choose(self, record: GameRecord, limits: SearchLimits,
@@ -376,10 +412,12 @@ class EnginePlayer:
             if running.stop_wanted:
                 self._send_stop(running)
         try:
-            result = self._wait(engine, limits)
+            result = self._wait(engine, running)
         finally:
             with self._lock:
                 self._running = None
+                if running.watchdog is not None:
+                    running.watchdog.cancel()
         if result.bestmove is None:
             raise EngineFailure(f"{self.engine_name} found no move in a position that has moves",
                                 self.side, engine.transcript)
@@ -390,7 +428,7 @@ class EnginePlayer:
                                 f"{exc}", self.side, engine.transcript) from None
         return record.move_text(move), result.last_info
 
-    def _wait(self, engine: Engine, limits: SearchLimits) -> GoResult:
+    def _wait(self, engine: Engine, running: _Running) -> GoResult:
         try:
             return engine.wait_bestmove()
         except EngineTimeoutError:
@@ -401,6 +439,10 @@ class EnginePlayer:
             raise self._failure(exc, "failed while searching") from None
         try:  # out of time: ask for the best move so far
             return engine.stop(STOP_GRACE_SECONDS)
+        except EngineTimeoutError as exc:
+            self.kill(f"did not answer stop within {STOP_GRACE_SECONDS:g} s after its time "
+                      f"ran out, and was killed")
+            raise self._failure(exc, "did not answer in time") from None
         except EngineError as exc:
             raise self._failure(exc, "did not answer in time") from None
 
@@ -426,12 +468,31 @@ class EnginePlayer:
         if running.stop_sent or self._engine is None:
             return
         running.stop_sent = True
+        grace = STOP_GRACE_SECONDS
+        running.watchdog = threading.Timer(grace, self._stop_overdue, (running, grace))
+        running.watchdog.daemon = True
+        running.watchdog.start()
         try:
             self._engine.send_raw("stop")
         except EngineError:
             pass  # the waiting thread will see the engine's end
 
+    def _stop_overdue(self, running: _Running, grace: float) -> None:
+        """The watchdog: ``running`` still has no ``bestmove`` ``grace`` seconds after
+        ``stop``, so the engine counts as hung and is killed."""
+        with self._lock:
+            if self._running is not running or self._kill_reason is not None:
+                return  # it answered meanwhile, or was killed already
+            self._kill_reason = f"ignored stop for {grace:g} s and was killed"
+        self._kill_process()
+
     def _failure(self, exc: EngineError, doing: str) -> EngineFailure:
+        """The failure for ``exc`` while ``doing`` something; for an engine :meth:`kill`
+        ended, the reason it was killed (the client only knows that its wait was cut short)."""
+        with self._lock:
+            killed = self._kill_reason
+        if killed is not None:
+            return EngineFailure(f"{self.engine_name} {killed}", self.side, exc.transcript)
         reason = exc.message if not isinstance(exc, CommandRejectedError) else \
             f"error {exc.reason}"
         return EngineFailure(f"{self.engine_name} {doing}: {reason}", self.side, exc.transcript)

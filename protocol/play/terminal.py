@@ -20,6 +20,7 @@ from typing import IO, Any, Callable, Dict, Optional, Tuple
 from protocol.client import InfoReport
 
 from .controller import GameController, PlayedMove
+from . import players
 from .players import EngineFailure
 from .records import GameOverError, MoveRejected, Outcome, PlayError
 from .render import Style, board_lines, info_text, score_text
@@ -210,11 +211,12 @@ class TerminalSession:
                 self.say("  " + text)
         return show
 
-    def _think(self, work: Callable[[], Any],
+    def _think(self, work: Callable[[], Any], label: str,
                on_interrupt: str = "(move now: the engine plays its best move so far)") -> Any:
-        """Run ``work`` (an engine search) in a thread; Ctrl-C meanwhile stops the search so
-        that it answers with its best move so far, says ``on_interrupt`` once and sets
-        ``_interrupted``."""
+        """Run ``work`` (an engine search) in a thread, ``label`` on the status line until
+        the first report; Ctrl-C meanwhile stops the search so that it answers with its best
+        move so far, says ``on_interrupt`` once and sets ``_interrupted``; a second Ctrl-C
+        offers to kill an engine that does not answer."""
         box: Dict[str, Any] = {}
         done = threading.Event()
         self._interrupted = False
@@ -228,17 +230,28 @@ class TerminalSession:
                 done.set()
 
         thread = threading.Thread(target=run, name="engine-search", daemon=True)
-        thread.start()
         # Wait on an Event, not on join(): a KeyboardInterrupt inside Thread.join() can leave
-        # the thread looking finished while it still runs.
+        # the thread looking finished while it still runs. A Ctrl-C is only counted where it
+        # lands and acted on inside the try, so a press during the action is not lost.
+        presses = handled = 0
         while not done.is_set():
             try:
+                if thread.ident is None:  # here, so that a Ctrl-C at once is "move now" too
+                    thread.start()
+                    if self.live:
+                        self._status(label + " ...")
+                if handled < presses:
+                    handled = presses
+                    if not self._interrupted:
+                        self._interrupted = True
+                        self.controller.move_now()
+                        self.say(on_interrupt)
+                    else:  # Ctrl-C again: the engine has not answered stop yet
+                        self._interrupted_again(done)
+                    continue
                 done.wait(0.1)
             except KeyboardInterrupt:
-                self.controller.move_now()
-                if not self._interrupted:
-                    self.say(on_interrupt)
-                self._interrupted = True
+                presses += 1
         thread.join()
         with self._write_lock:
             self._clear_status()
@@ -246,10 +259,28 @@ class TerminalSession:
             raise box["error"]
         return box.get("value")
 
+    def _interrupted_again(self, done: threading.Event) -> None:
+        """A second Ctrl-C while a stopped engine has not answered: at a terminal ask whether
+        to kill it now (it is killed anyway after the grace); from a script kill it. A killed
+        engine is an engine failure: the game ends as for any other."""
+        if self.interactive:
+            try:
+                answer = self._read_line(
+                    f"The engine has not answered stop yet (it is killed after "
+                    f"{players.STOP_GRACE_SECONDS:g} s). Kill it now and end the game? "
+                    f"[y/N] ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                answer = "y"
+            if answer not in ("y", "yes") or done.is_set():
+                return
+        self.controller.abandon_search("was killed (Ctrl-C twice: it did not answer stop)")
+
     def engine_turn(self) -> None:
         side = self.controller.side_to_move
         label = f"{self.controller.record.side_names[side]} thinks:"
-        move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)))
+        move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)),
+                           label)
         self._played(move)
         self.show_board()
 
@@ -357,7 +388,7 @@ class TerminalSession:
 
     def _command_hint(self, rest: str) -> None:
         hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")),
-                           on_interrupt="(hint stopped: the best move found so far follows; "
+                           "hint:", on_interrupt="(hint stopped: the best move found so far follows; "
                                         "nothing is played)")
         text = f"Hint: {hint.move}"
         if hint.info is not None and (hint.info.score_cp is not None

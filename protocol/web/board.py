@@ -40,8 +40,10 @@ from .engines import EngineBook, EngineChoice
 __all__ = ["WebBoard", "BoardSettings", "Players", "BoardClosedError", "SIDES"]
 
 SIDES = ("white", "black")
-ABANDON_AFTER = 10.0
-"""Seconds an action waits for a stopped search to end before reaping its engine."""
+ABANDON_AFTER = 2.0
+"""Seconds an action waits for the search it cancelled (its result is not wanted) to end
+before the engine is killed, so that the action answers promptly. ("Move now" wants the move:
+it waits :data:`protocol.play.players.STOP_GRACE_SECONDS`.)"""
 
 
 class BoardClosedError(Exception):
@@ -363,7 +365,9 @@ class WebBoard:
             self.controller.cancel()
             worker.join(0.05)
             if worker.is_alive() and time.monotonic() > deadline:
-                self.controller.abandon_search()
+                self.controller.abandon_search(
+                    f"did not answer stop within {ABANDON_AFTER:g} s and was killed (it "
+                    f"starts afresh when next needed)")
                 deadline = float("inf")
         self._worker = None
         self._job = None
