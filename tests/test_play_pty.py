@@ -263,3 +263,26 @@ def test_ctrl_c_twice_on_a_hung_engine_offers_to_kill_it_and_saves_the_game(
     (tags, moves), = pdn_games(saved.read_text())
     assert moves == ["32-28"] and tags["Result"] == "*"
     assert tags["Termination"] == "unfinished: an engine failed"
+
+
+def test_the_save_offer_comes_only_for_a_game_finished_here_and_never_eats_a_command(
+        terminal_factory, tmp_path: Path) -> None:
+    finished = tmp_path / "finished.pdn"
+    finished.write_text('[GameType "21"]\n[SetUp "1"]\n[FEN "B:W18:B14"]\n\n1. 14x23 0-1\n')
+    term = terminal_factory("--black", "human", "--white", "engine", "--level", "1",
+                            "--fen", "B:W18:B14")
+    term.expect("Black 1> ")
+    term.type(f"load {finished}\r")  # a finished game: shown, no offer
+    loaded = term.expect("game over> ")
+    assert "Game over: Black wins (0-1)" in loaded and "Save this game?" not in loaded
+    term.type("fen B:W18:B14\r")
+    term.expect("Black 1> ")
+    term.type("14x23\r")  # finished here: the offer, which a command does not answer
+    term.expect("Save this game? Type a file name to save it, or press Enter to skip: ")
+    term.type("moves\r")
+    after = term.expect("game over> ")
+    assert "Not saved: 'moves' is a command (it is carried out)" in after
+    assert "Legal moves: none (the game is over)" in after
+    term.type("quit\r")
+    assert term.wait_exit() == 0
+    assert not (ROOT / "moves").exists()  # the program runs in ROOT

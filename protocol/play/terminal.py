@@ -110,6 +110,7 @@ class TerminalSession:
         self._status_shown = False
         self._write_lock = threading.Lock()
         self._announced: Optional[int] = None  # the ply whose result was announced
+        self._moved_here: Optional[int] = None  # the ply of the last move played here
         self._interrupted = False  # Ctrl-C during the last search
         self.round = 1
 
@@ -281,6 +282,7 @@ class TerminalSession:
         label = f"{self.controller.record.side_names[side]} thinks:"
         move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)),
                            label)
+        self._moved_here = self.controller.ply
         self._played(move)
         self.show_board()
 
@@ -293,6 +295,7 @@ class TerminalSession:
         """
         controller = self.controller
         self._announced = None
+        self._moved_here = None
         self.show_board()
         watching = not controller.has_human()
         while True:
@@ -300,7 +303,7 @@ class TerminalSession:
             if outcome.is_over:
                 if self._announced != controller.ply:
                     self._announced = controller.ply
-                    self.game_finished(outcome)
+                    self.game_finished(outcome, self._moved_here == controller.ply)
                 if watching:
                     return outcome
             elif not controller.human_to_move():
@@ -319,10 +322,11 @@ class TerminalSession:
             self.say()
             self.confirm_quit()
 
-    def game_finished(self, outcome: Outcome) -> None:
-        """After the board has shown the result: save to ``--save``; offer to save a person's
-        game."""
-        if self.save_path is not None:
+    def game_finished(self, outcome: Outcome, played_here: bool = True) -> None:
+        """After the board has shown the result of a game that ended with a move played in
+        this session (``played_here``): append it to ``--save``, or offer to save a person's
+        game. A game loaded, set up or replayed (redo) to its end is only shown."""
+        if played_here and self.save_path is not None:
             try:
                 self.controller.save(self.save_path, append=True, tags={"Round": str(self.round)})
                 self.say(f"Saved to {self.save_path}.")
@@ -330,15 +334,31 @@ class TerminalSession:
                 self.say(self.style.problem(f"Not saved: {exc}"))
         if not self.controller.has_human():
             return
-        if self.interactive and self.save_path is None:
+        if played_here and self.interactive and self.save_path is None:
+            self._offer_save()
+        self.say("Type undo to take back, new for another game, save FILE to keep it, or quit.")
+
+    def _offer_save(self) -> None:
+        """Ask for a file name to save the game in; Enter skips. An answer that is a command
+        (``moves``, ``new``, ...) is not taken for a file name: it is carried out instead."""
+        prompt = "Save this game? Type a file name to save it, or press Enter to skip: "
+        while True:
             try:
-                answer = self._read_line("Save this game? File name (Enter to skip): ").strip()
+                answer = self._read_line(prompt).strip()
             except (EOFError, KeyboardInterrupt):
                 self.say()
-                answer = ""
-            if answer:
-                self._save(answer)
-        self.say("Type undo to take back, new for another game, save FILE to keep it, or quit.")
+                return
+            if answer.lower() not in ("y", "yes"):
+                break
+            prompt = "File name (Enter to skip): "
+        if not answer or answer.lower() in ("n", "no"):
+            return
+        if answer.split()[0].lower() in _COMMANDS:
+            self.say(f"Not saved: {answer.split()[0]!r} is a command (it is carried out); "
+                     f"save FILE keeps the game.")
+            self.handle(answer)
+            return
+        self._save(answer)
 
     # ---- commands --------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -372,6 +392,7 @@ class TerminalSession:
         except PlayError as exc:
             self.say(self.style.problem(f"Not played: {exc}"))
             return
+        self._moved_here = self.controller.ply
         self._played(move)
         self.show_board()
 
@@ -379,6 +400,7 @@ class TerminalSession:
         texts = self.controller.undo()
         self.say(f"Took back {' '.join(texts)}.")
         self._announced = None
+        self._moved_here = None
         self.show_board()
 
     def _command_redo(self, rest: str) -> None:
@@ -410,6 +432,7 @@ class TerminalSession:
     def _command_new(self, rest: str) -> None:
         self.controller.new_game()
         self._announced = None
+        self._moved_here = None
         self.say("New game.")
         self.show_board()
 
@@ -419,6 +442,7 @@ class TerminalSession:
             return
         self.controller.set_position(rest)
         self._announced = None
+        self._moved_here = None
         self.say("Position set up.")
         self.show_board()
 
@@ -444,6 +468,7 @@ class TerminalSession:
             path, number = head.strip(), int(tail)
         self.controller.load(path, number)
         self._announced = None
+        self._moved_here = None
         self.say(f"Loaded {path}.")
         self.show_board()
 
