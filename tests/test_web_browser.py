@@ -16,7 +16,7 @@ import json
 import os
 import shutil
 import time
-from typing import List
+from typing import List, Tuple
 
 import pytest
 
@@ -341,3 +341,65 @@ def test_a_bad_seconds_per_move_is_corrected_in_view(page, web):
     page.wait_for("document.getElementById('message').textContent.includes('Seconds per move')",
                   WAIT, "the message about the seconds per move")
     assert page.evaluate("document.getElementById('num-movetime').value") == "1"
+
+
+def _long_game_pdn(plies: int) -> Tuple[str, int]:
+    """An International game of up to ``plies`` legal moves (a fixed random walk), as PDN,
+    and its number of moves."""
+    import random
+    from draughts_engine.game import Game
+    game, rng, words = Game("international"), random.Random(7), []
+    for ply in range(plies):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        words.append(move.pdn())
+        game.push(move)
+    return '[GameType "20"]\n\n' + " ".join(words) + " *\n", game.ply
+
+
+CURRENT_SHOWN = ("(() => { const list = document.getElementById('moves');"
+                 " const cur = list.querySelector('.current'); if (!cur) return false;"
+                 " const l = list.getBoundingClientRect(), c = cur.getBoundingClientRect();"
+                 " return c.top >= l.top - 1 && c.bottom <= l.bottom + 1; })()")
+
+
+def test_a_long_game_scrolls_the_move_list_on_a_narrow_screen(page, web, artifacts):
+    """At 360 px: every move is in a list that scrolls vertically (nothing spills sideways),
+    the current move stays in view, and a long token in a message does not widen the page."""
+    page.send("Emulation.setDeviceMetricsOverride",
+              {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        open_page(page, web, "?black=human")
+        pdn, count = _long_game_pdn(90)
+        assert count >= 50
+        type_into(page, "#txt-pdn", pdn)
+        page.click("#btn-loadpdn")
+        page.wait_for(f"document.querySelectorAll('#moves .ply').length === {count}", WAIT,
+                      "the game")
+        geometry = page.evaluate(
+            "(() => { const l = document.getElementById('moves');"
+            " return [l.scrollWidth, l.clientWidth, l.scrollHeight, l.clientHeight]; })()")
+        assert geometry[0] <= geometry[1], f"moves spill sideways: {geometry}"
+        assert geometry[2] > geometry[3], "a long game should scroll vertically"
+        assert page.evaluate(CURRENT_SHOWN), "the last move is out of view"
+        page.evaluate("document.querySelector('#moves .ply[data-ply=\"1\"]').click()")
+        page.wait_for("document.querySelector('#moves .ply.current')"
+                      ".getAttribute('data-ply') === '1'", WAIT, "the first move")
+        assert page.evaluate(CURRENT_SHOWN), "the first move is out of view"
+        page.evaluate(f"document.querySelector('#moves-ahead .ply[data-ply=\"{count - 1}\"]')"
+                      ".click()")  # the moves after the current one are in the redo list
+        page.wait_for("document.querySelector('#moves .ply.current')"
+                      f".getAttribute('data-ply') === '{count - 1}'", WAIT, "a late move")
+        assert page.evaluate(CURRENT_SHOWN), "a late move is out of view"
+        type_into(page, "#txt-fen", "W:W" + "1" * 400)
+        page.click("#btn-setfen")
+        page.wait_for("document.getElementById('message').textContent.length > 100", WAIT,
+                      "the error about the long FEN")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.screenshot(os.path.join(artifacts, "narrow-long-game.png"))
+    finally:
+        page.send("Emulation.clearDeviceMetricsOverride")

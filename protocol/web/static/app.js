@@ -182,8 +182,21 @@ function renderMoves(state) {
   fillMoveList($("moves"), state.moves.slice(0, state.ply), 0, state.ply);
   fillMoveList($("moves-ahead"), state.moves.slice(state.ply), state.ply, state.ply);
   $("moves-ahead-box").hidden = state.ply >= state.moves.length;
-  const current = $("moves").querySelector(".current");
-  if (current) $("moves").scrollTop = current.offsetTop - $("moves").offsetTop - 40;
+  keepCurrentInView($("moves"));
+}
+
+/* Scroll the move list (not the page) so that its current move shows. #moves is positioned,
+ * so a move's offsetTop is measured inside the list's content. */
+function keepCurrentInView(list) {
+  const current = list.querySelector(".current");
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  const top = current.offsetTop;
+  const bottom = top + current.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 function fillMoveList(list, moves, firstPly, currentPly) {
