@@ -256,6 +256,9 @@ BAD_USAGE = [
     (["--fen", "garbage"], "--fen: bad FEN 'garbage': side to move must be W or B"),
     (["--load", "/no/such/file.pdn"], "--load: cannot read /no/such/file.pdn"),
     (["--replay", "/no/such/file.pdn"], "--replay /no/such/file.pdn: No such file"),
+    (["--replay", "/dev/zero"], "--replay /dev/zero: not a regular file"),
+    (["--load", "/dev/zero"], "--load: cannot read /dev/zero: not a regular file"),
+    (["--replay", "/"], "--replay /: is a folder"),
     (["--game", "2"], "--game goes with --load or --replay"),
     (["--game", "0", "--replay", "x.pdn"], "--game must be at least 1"),
     (["--fen", "W:W18:B14", "--load", "x.pdn"], "give --fen or --load, not both"),
@@ -284,6 +287,26 @@ def test_a_file_that_is_not_pdn_is_bad_usage(tmp_path: Path) -> None:
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert f"{junk}:3: move 'hello'" in done.stderr
+
+
+def test_a_game_file_too_large_is_refused_and_load_refuses_devices(
+        tmp_path: Path, monkeypatch) -> None:
+    from protocol.play import records
+    monkeypatch.setattr(records, "MAX_GAME_FILE_CHARS", 100)
+    big = tmp_path / "big.pdn"
+    big.write_text('[GameType "21"]\n\n' + "1. 11-15 23-19 " * 20 + "*\n")
+    for flag, message in (("--replay", f"--replay {big}: larger than 100 characters"),
+                          ("--load", f"--load: cannot read {big}: larger than 100 characters")):
+        out, err = io.StringIO(), io.StringIO()
+        assert main([flag, str(big)], stdin=io.StringIO(""), stdout=out, stderr=err) == 2
+        assert err.getvalue() == f"draughts-play: error: {message}\n"
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--white", "human", "--black", "human"],
+                  stdin=io.StringIO(f"load /dev/zero\nload {big}\nquit\n"), stdout=out,
+                  stderr=err)
+    assert status == 0, err.getvalue()
+    assert "load: cannot read /dev/zero: not a regular file" in out.getvalue()
+    assert f"load: cannot read {big}: larger than 100 characters" in out.getvalue()
 
 
 def test_help_exits_0() -> None:

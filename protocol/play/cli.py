@@ -18,7 +18,14 @@ from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
 
 from .controller import DEFAULT_LIMITS, GameController
 from .players import LEVELS, EngineFailure, PlayerSpec, PlayerSpecError
-from .records import VARIANTS, LoadError, PlayError, canonical_variant, new_record
+from .records import (
+    VARIANTS,
+    LoadError,
+    PlayError,
+    canonical_variant,
+    new_record,
+    read_game_file,
+)
 from .render import Style, wants_colour
 from .replay import ReplaySession, read_collection
 from .terminal import QuitRequested, Series, TerminalSession
@@ -167,12 +174,9 @@ def _check_writable(path: str, what: str) -> None:
 
 def _read_text(path: str, what: str) -> str:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{what} {path}: not a UTF-8 text file") from None
+        return read_game_file(path)
+    except LoadError as exc:
+        raise UsageError(f"{what} {path}: {exc}") from None
 
 
 def line_reader(stdin: IO[str], stdout: IO[str], interactive: bool) -> Callable[[str], str]:

@@ -57,6 +57,7 @@ from .records import (
     PlayError,
     UndoRedoError,
     new_record,
+    read_game_file,
     records_from_text,
 )
 
@@ -461,11 +462,9 @@ class GameController:
     def load(self, path: str, game_number: int = 1) -> None:
         """:meth:`load_text` of a file; :class:`LoadError` names the file and the problem."""
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LoadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
-                from None
+            text = read_game_file(path)
+        except LoadError as exc:
+            raise LoadError(f"cannot read {path}: {exc}") from None
         self.load_text(text, game_number, path)
 
     def _replace(self, record: GameRecord) -> None:

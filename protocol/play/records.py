@@ -18,7 +18,9 @@ cannot be played raises :class:`MoveRejected` with a one-line ``reason`` and the
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -92,6 +94,43 @@ class UndoRedoError(PlayError):
 
 class LoadError(PlayError):
     """A FEN, PDN text or file that cannot be loaded; the message names what and why."""
+
+
+#: The largest game file the front ends read, in characters: a long match's PDN fits many
+#: times over, and a huge file is refused with a message instead of filling the memory.
+MAX_GAME_FILE_CHARS = 32 * 1024 * 1024
+
+
+def read_game_file(path: str) -> str:
+    """The text of a PDN or FEN file (UTF-8).
+
+    Raises :class:`LoadError` whose message is only the reason (the caller names the file):
+    the system's (``No such file or directory``), ``is a folder``, ``not a regular file`` (a
+    device such as /dev/zero or a pipe, which could be endless or block), ``larger than
+    32 MiB`` or ``not a UTF-8 text file``.
+    """
+    limit = MAX_GAME_FILE_CHARS
+    mib = 1024 * 1024
+    too_big = "larger than " + (f"{limit // mib} MiB" if limit >= mib else f"{limit} characters")
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise LoadError("is a folder")
+        if not stat.S_ISREG(mode):
+            raise LoadError("not a regular file")
+        with open(path, encoding="utf-8") as handle:
+            if os.fstat(handle.fileno()).st_size > 4 * limit:  # UTF-8: up to 4 bytes a character
+                raise LoadError(too_big)
+            text = handle.read(limit + 1)
+    except OSError as exc:
+        raise LoadError(exc.strerror or str(exc)) from None
+    except UnicodeDecodeError:
+        raise LoadError("not a UTF-8 text file") from None
+    except ValueError as exc:  # an embedded NUL in the path
+        raise LoadError(str(exc)) from None
+    if len(text) > limit:
+        raise LoadError(too_big)
+    return text
 
 
 # --------------------------------------------------------------------------- values
