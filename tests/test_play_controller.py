@@ -413,3 +413,21 @@ def test_a_read_result_holds_for_the_moves_read_only() -> None:
     assert '[Result "2-0"]' in record.pdn() and record.pdn().rstrip().endswith("2-0")
     game.push("28x19")
     assert '[Result "*"]' in record.pdn() and record.pdn().rstrip().endswith("*")
+
+
+@pytest.mark.parametrize("columns", [8, 15, 40])
+def test_the_live_thinking_line_fits_a_narrow_terminal(monkeypatch, columns: int) -> None:
+    """Each update of the live line (after ``\\r\\x1b[K``) is shorter than the terminal is
+    wide, however narrow: a longer one wraps and leaves stale lines behind."""
+    import io
+    from protocol.play.render import Style
+    from protocol.play.terminal import TerminalSession
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out = io.StringIO()
+    with GameController("english", white=HUMAN, black=ENGINE, limits=SHALLOW) as game:
+        session = TerminalSession(game, out, input, Style(False), interactive=False, live=True)
+        session.engine_turn()
+    # a live update is followed by the next "\r\x1b[K"; a cleared line is followed by a line
+    updates = [part for part in out.getvalue().split("\r\x1b[K")[1:] if "\n" not in part]
+    assert any(updates), "no live line was drawn"
+    assert all(len(update) < columns for update in updates), updates

@@ -129,8 +129,10 @@ class TerminalSession:
     def _status(self, text: str) -> None:
         """A line that the next output replaces (live terminals only)."""
         with self._write_lock:
+            # One column short of the width: a line that fills the last column wraps on
+            # some terminals, and "\r" then no longer goes back to its start.
             width = shutil.get_terminal_size((100, 24)).columns - 1
-            self.out.write("\r\x1b[K" + text[:max(20, width)])
+            self.out.write("\r\x1b[K" + text[:max(0, width)])
             self.out.flush()
             self._status_shown = True
 
