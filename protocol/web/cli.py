@@ -9,6 +9,7 @@ reaps every engine process. Bad usage: one line on stderr, exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import threading
@@ -46,7 +47,7 @@ def _positive(kind: type, what: str):
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{what} must be a positive number, got {text!r}") from None
-        if value <= 0:
+        if not math.isfinite(value) or value <= 0:  # nan compares false with everything
             raise argparse.ArgumentTypeError(f"{what} must be a positive number, got {text!r}")
         return value
     return convert
