@@ -241,7 +241,12 @@ BAD_USAGE = [
     (["--level", "0"], "--level must be 1..12, got 0"),
     (["--level", "13"], "--level must be 1..12, got 13"),
     (["--level", "x"], "--level must be a whole number"),
-    (["--movetime", "-5"], "--movetime must be a whole number"),
+    (["--movetime", "-5"], "--movetime must be 1..2147483647, got -5"),
+    (["--movetime", "1.5"], "--movetime must be a whole number, got '1.5'"),
+    (["--games", "99999999999"], "--games must be 1..100000, got 99999999999"),
+    (["--replay", "x.pdn", "--fen", "W:W18:B14"], "--replay shows the games of its file: it "
+                                                  "takes no --fen"),
+    (["--replay", "x.pdn", "--load", "y.pdn"], "it takes no --load"),
     (["--level", "3", "--movetime", "100"], "give --level or --movetime, not both"),
     (["--white", "engine", "level=3", "movetime=100"], "give level or movetime, not both"),
     (["--delay", "abc"], "--delay must be a number of seconds"),

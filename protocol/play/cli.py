@@ -97,11 +97,14 @@ class Settings:
 def _whole(text: Optional[str], what: str, low: int, high: Optional[int] = None) -> Optional[int]:
     if text is None:
         return None
-    if not text.isascii() or not text.isdigit() or len(text) > 9:
+    span = f"{low}..{high}" if high is not None else f"at least {low}"
+    digits = text[1:] if text[:1] in "+-" else text
+    if not text.isascii() or not digits.isdigit():
         raise UsageError(f"{what} must be a whole number, got {text!r}")
+    if len(digits) > 9:
+        raise UsageError(f"{what} must be {span}, got {text}")
     value = int(text)
     if value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f"at least {low}"
         raise UsageError(f"{what} must be {span}, got {value}")
     return value
 
@@ -151,6 +154,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise UsageError("--games needs two engines (--white engine --black engine)")
     if args.fen and args.load:
         raise UsageError("give --fen or --load, not both")
+    if args.replay and (args.fen or args.load):
+        raise UsageError(f"--replay shows the games of its file: it takes no "
+                         f"{'--fen' if args.fen else '--load'}")
     if args.game is not None and not (args.load or args.replay):
         raise UsageError("--game goes with --load or --replay")
     if args.save:
