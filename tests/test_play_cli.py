@@ -370,3 +370,18 @@ def test_sigterm_while_an_engine_thinks_saves_the_unfinished_game(tmp_path: Path
     (tags, moves), = pdn_games(saved.read_text())
     assert moves == ["32-28"] and tags["Result"] == "*"
     assert tags["Termination"] == "unfinished: the program was ended by a signal"
+
+
+def test_input_the_encoding_cannot_read_is_a_line_to_type_again() -> None:
+    import subprocess
+    import sys
+    from test_play_support import ROOT, play_env
+    env = dict(play_env(), PYTHONIOENCODING="ascii")
+    done = subprocess.run([sys.executable, "-m", "protocol.play", "--white", "human", "--black",
+                           "human"], input="11-15\u00e9\n11-15\nquit\n".encode("utf-8"),
+                          capture_output=True, timeout=600, cwd=str(ROOT), env=env)
+    out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
+    assert done.returncode == 0, err
+    assert "That line has characters that the input's encoding (ascii) cannot read; type it " \
+           "again." in out
+    assert "1. 11-15  (Black, Human)" in out and err == ""

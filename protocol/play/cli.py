@@ -196,19 +196,46 @@ def line_reader(stdin: IO[str], stdout: IO[str], interactive: bool) -> Callable[
             importlib.import_module("readline")  # line editing and history for input()
         except ImportError:
             pass
-        return input
+        raw_read: Callable[[str], str] = input
+    else:
+        def raw_read(prompt: str) -> str:
+            stdout.write(prompt)
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                raise EOFError
+            line = line.rstrip("\r\n")
+            stdout.write(line + "\n")
+            stdout.flush()
+            return line
 
     def read(prompt: str) -> str:
-        stdout.write(prompt)
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            raise EOFError
-        line = line.rstrip("\r\n")
-        stdout.write(line + "\n")
-        stdout.flush()
-        return line
+        while True:
+            line = raw_read(prompt)
+            if UNREADABLE not in line:
+                return line
+            encoding = getattr(stdin, "encoding", None) or "?"
+            stdout.write(f"That line has characters that the input's encoding ({encoding}) "
+                         f"cannot read; type it again.\n")
+            stdout.flush()
     return read
+
+
+#: What an undecodable byte of input reads as (see :func:`_tolerant_streams`).
+UNREADABLE = "\ufffd"
+
+
+def _tolerant_streams(*streams: IO[str]) -> None:
+    """Undecodable input becomes U+FFFD (a line the reader refuses) and unencodable output a
+    replacement character, instead of a UnicodeError that would end the game (a terminal or
+    PYTHONIOENCODING with a narrow encoding such as ASCII)."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):  # closed, or a stream that cannot change now
+                pass
 
 
 def _isatty(stream: IO[str]) -> bool:
@@ -242,6 +269,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     previous = _install_signal_handlers()
+    _tolerant_streams(stdin, stdout, stderr)
     interactive = _isatty(stdin)
     style = Style(wants_colour(stdout))
     read_line = line_reader(stdin, stdout, interactive)
