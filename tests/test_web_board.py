@@ -472,3 +472,15 @@ def test_a_hub_engine_plays_and_analyses():
         assert state["ply"] == 2 and not state["analysing"]
     finally:
         board.close()
+
+
+def test_undo_is_offered_only_when_there_is_a_turn_of_yours_to_go_back_to(boards):
+    board = boards(white=OURS, black=None)  # the engine moves first
+    state = wait(board, lambda s: s["ply"] == 1 and s["thinking"] is None, "White's first move")
+    assert state["can_undo"] is False
+    with pytest.raises(UndoRedoError):
+        board.act("undo")
+    board.act("move", text=state["legal"][0]["pdn"])
+    state = wait(board, lambda s: s["ply"] == 3 and s["thinking"] is None, "White's reply")
+    assert state["can_undo"] is True
+    assert board.act("undo")["ply"] == 1

@@ -384,6 +384,15 @@ class GameController:
             self._redo_history.append(self._history.pop())
         return texts
 
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would take anything back (not at the start, nor before a
+        person's first turn when an engine moved first)."""
+        try:
+            self._plies_to_person(self.record.ply, backwards=True)
+        except UndoRedoError:
+            return False
+        return True
+
     def redo(self) -> List[PlayedMove]:
         """Replay what :meth:`undo` took back, up to the next turn of a person.
 

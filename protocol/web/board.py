@@ -529,6 +529,7 @@ class WebBoard:
                                                "captured": list(last.captured)},
             "moves": moves,
             "ply": controller.ply,
+            "can_undo": controller.can_undo(),
             "players": {side: self._player_json(side) for side in SIDES},
             "limit": {"level": self.players.limits.depth,
                       "movetime_ms": self.players.limits.movetime_ms},

@@ -265,7 +265,7 @@ function showState(state) {
   $("out-delay").textContent = (state.delay_ms / 1000).toFixed(1) + " s";
   // Stop stays usable between two engines' moves (the delay), not only while one thinks.
   const busy = state.thinking || state.analysing || state.playing;
-  $("btn-undo").disabled = state.ply === 0;
+  $("btn-undo").disabled = !state.can_undo;  // e.g. an engine's first move: no turn of yours before
   $("btn-redo").disabled = state.ply >= state.moves.length;
   $("btn-stop").disabled = !busy;
   $("btn-movenow").disabled = !state.thinking && !state.analysing;
