@@ -385,3 +385,14 @@ def test_input_the_encoding_cannot_read_is_a_line_to_type_again() -> None:
     assert "That line has characters that the input's encoding (ascii) cannot read; type it " \
            "again." in out
     assert "1. 11-15  (Black, Human)" in out and err == ""
+
+
+def test_quitting_an_unfinished_game_says_it_is_not_saved(tmp_path: Path) -> None:
+    done = run_play(["--white", "human", "--black", "human"], "11-15\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("The unfinished game (1 move) is not saved.")
+    saved = tmp_path / "kept.pdn"
+    done = run_play(["--white", "human", "--black", "human"], f"11-15\nsave {saved}\nquit\n")
+    assert "not saved" not in done.stdout  # saved since its last move: nothing to say
+    done = run_play(["--white", "human", "--black", "human"], "")
+    assert "not saved" not in done.stdout  # no move: nothing lost

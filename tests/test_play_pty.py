@@ -196,6 +196,10 @@ def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_fact
     check_moves_with_reference("international", [move.split()[1]])
     term.interrupt_at_prompt("Quit? [y/N] ")
     term.type("y\r")
+    term.expect("This game is not finished and not saved. File name to save it (Enter to "
+                "leave without saving): ")
+    term.type("\r")
+    term.expect("The unfinished game (1 move) is not saved.")
     assert term.wait_exit() == 0
 
 
@@ -216,7 +220,8 @@ def test_ctrl_c_during_a_hint_shows_the_best_move_so_far_and_plays_nothing(
     assert term.wait_exit() == 0
 
 
-def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory) -> None:
+def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory,
+                                                                   tmp_path: Path) -> None:
     term = terminal_factory("--variant", "english", "--white", "engine", "--black", "engine",
                             "--movetime", "600000")
     term.expect("Black thinks: depth 2")
@@ -225,7 +230,13 @@ def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_fact
     assert "(move now: the engine plays its best move so far)" in after
     assert "1. " in after and "Last move: 1. " in after
     term.type("y\r")
+    term.expect("File name to save it (Enter to leave without saving): ")
+    saved = tmp_path / "watched.pdn"
+    term.type(f"{saved}\r")  # the unfinished game is offered: saved as it stands
+    term.expect(f"Saved to {saved}.")
     assert term.wait_exit() == 0
+    (tags, moves), = pdn_games(saved.read_text())
+    assert len(moves) >= 1 and tags["Result"] == "*"
 
 
 def test_end_of_input_at_the_prompt_quits(terminal_factory) -> None:

@@ -387,34 +387,44 @@ def _games(session: TerminalSession, settings: Settings, stderr: IO[str]) -> int
             if round_number < settings.games:
                 controller.swap_sides()
                 controller.new_game(settings.fen)  # each game of a series from --fen
-    except QuitRequested:
+    except QuitRequested as request:
+        try:
+            session.unsaved_game_left(can_ask=not request.end_of_input)
+        except QuitRequested:
+            pass
         return 0
     except EngineFailure as exc:
         session.say()
         stderr.write(f"{PROG}: engine failure: {exc}\n")
         for line in exc.transcript[-8:]:
             stderr.write(f"  {line}\n")
-        _save_unfinished(session, stderr, "an engine failed")
+        if not _save_unfinished(session, stderr, "an engine failed"):
+            try:
+                session.unsaved_game_left(can_ask=True)
+            except QuitRequested:
+                pass
         return 1
     except SignalExit:
         session.say()
         stderr.write(f"{PROG}: ended by a signal\n")
-        _save_unfinished(session, stderr, "the program was ended by a signal")
+        if not _save_unfinished(session, stderr, "the program was ended by a signal"):
+            session.unsaved_game_left(can_ask=False)
         raise
     return 0
 
 
-def _save_unfinished(session: TerminalSession, stderr: IO[str], why: str) -> None:
+def _save_unfinished(session: TerminalSession, stderr: IO[str], why: str) -> bool:
     """With ``--save``, keep the game an engine failure or a signal cut short (its result
-    ``*``): the moves played are not lost with the engine."""
+    ``*``): the moves played are not lost with the engine. Returns whether it was saved."""
     if session.save_path is None or session.controller.record.ply == 0 or \
             session.controller.result().is_over:
-        return
+        return False
     try:
         session.controller.save(session.save_path, append=True,
                                 tags={"Round": str(session.round),
                                       "Termination": f"unfinished: {why}"})
     except PlayError as exc:
         stderr.write(f"{PROG}: the unfinished game is not saved: {exc}\n")
-        return
+        return False
     stderr.write(f"{PROG}: the unfinished game is saved to {session.save_path}\n")
+    return True

@@ -51,7 +51,12 @@ _COMMANDS = ("undo", "redo", "hint", "moves", "board", "flip", "new", "fen", "sa
 
 
 class QuitRequested(Exception):
-    """The person asked to leave (``quit``, end of input, Ctrl-C confirmed)."""
+    """The person asked to leave (``quit``, end of input, Ctrl-C confirmed); ``end_of_input``
+    when nothing more can be read."""
+
+    def __init__(self, end_of_input: bool = False) -> None:
+        super().__init__("quit")
+        self.end_of_input = end_of_input
 
 
 @dataclasses.dataclass
@@ -111,6 +116,7 @@ class TerminalSession:
         self._write_lock = threading.Lock()
         self._announced: Optional[int] = None  # the ply whose result was announced
         self._moved_here: Optional[int] = None  # the ply of the last move played here
+        self.unsaved = False  # a move was played here since the game was last saved
         self._interrupted = False  # Ctrl-C during the last search
         self.round = 1
 
@@ -186,7 +192,7 @@ class TerminalSession:
                 return self._read_line(prompt).strip()
             except EOFError:
                 self.say()
-                raise QuitRequested() from None
+                raise QuitRequested(end_of_input=True) from None
             except KeyboardInterrupt:
                 self.say()
                 self.confirm_quit()
@@ -195,7 +201,10 @@ class TerminalSession:
         """Ask whether to quit; raises :class:`QuitRequested` on yes, Ctrl-C or end of input."""
         try:
             answer = self._read_line("Quit? [y/N] ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
+            self.say()
+            raise QuitRequested(end_of_input=True) from None
+        except KeyboardInterrupt:
             self.say()
             raise QuitRequested() from None
         if answer in ("y", "yes", "q", "quit"):
@@ -285,6 +294,7 @@ class TerminalSession:
         move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)),
                            label)
         self._moved_here = self.controller.ply
+        self.unsaved = True
         self._played(move)
         self.show_board()
 
@@ -298,6 +308,7 @@ class TerminalSession:
         controller = self.controller
         self._announced = None
         self._moved_here = None
+        self.unsaved = False
         self.show_board()
         watching = not controller.has_human()
         while True:
@@ -331,6 +342,7 @@ class TerminalSession:
         if played_here and self.save_path is not None:
             try:
                 self.controller.save(self.save_path, append=True, tags={"Round": str(self.round)})
+                self.unsaved = False
                 self.say(f"Saved to {self.save_path}.")
             except PlayError as exc:
                 self.say(self.style.problem(f"Not saved: {exc}"))
@@ -395,6 +407,7 @@ class TerminalSession:
             self.say(self.style.problem(f"Not played: {exc}"))
             return
         self._moved_here = self.controller.ply
+        self.unsaved = True
         self._played(move)
         self.show_board()
 
@@ -435,6 +448,7 @@ class TerminalSession:
         self.controller.new_game()
         self._announced = None
         self._moved_here = None
+        self.unsaved = False
         self.say("New game.")
         self.show_board()
 
@@ -445,6 +459,7 @@ class TerminalSession:
         self.controller.set_position(rest)
         self._announced = None
         self._moved_here = None
+        self.unsaved = False
         self.say("Position set up.")
         self.show_board()
 
@@ -453,13 +468,40 @@ class TerminalSession:
             raise PlayError("give a file name: save FILE")
         self._save(rest)
 
-    def _save(self, path: str) -> None:
+    def _save(self, path: str) -> bool:
         try:
             self.controller.save(path)
         except PlayError as exc:
             self.say(self.style.problem(f"save: {exc}"))
-            return
+            return False
+        self.unsaved = False
         self.say(f"Saved to {path}.")
+        return True
+
+    def unsaved_game_left(self, can_ask: bool) -> bool:
+        """Before leaving (quit, an engine failure): an unfinished game with moves played
+        here since it was last saved is not dropped silently. At a terminal (``can_ask``)
+        the person may type a file name to save it; otherwise one line says it is not saved.
+        Returns whether such a game was left unsaved."""
+        controller = self.controller
+        if not self.unsaved or controller.ply == 0 or controller.result().is_over:
+            return False
+        if can_ask and self.interactive:
+            prompt = "This game is not finished and not saved. File name to save it (Enter " \
+                     "to leave without saving): "
+            while True:
+                try:
+                    answer = self._read_line(prompt).strip()
+                except (EOFError, KeyboardInterrupt):
+                    self.say()
+                    answer = ""
+                if not answer:
+                    break
+                if self._save(answer):
+                    return False
+        plies = controller.ply
+        self.say(f"The unfinished game ({plies} move{'s' if plies != 1 else ''}) is not saved.")
+        return True
 
     def _command_load(self, rest: str) -> None:
         if not rest:
@@ -471,6 +513,7 @@ class TerminalSession:
         self.controller.load(path, number)
         self._announced = None
         self._moved_here = None
+        self.unsaved = False
         self.say(f"Loaded {path}.")
         self.show_board()
 
