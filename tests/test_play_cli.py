@@ -396,3 +396,13 @@ def test_quitting_an_unfinished_game_says_it_is_not_saved(tmp_path: Path) -> Non
     assert "not saved" not in done.stdout  # saved since its last move: nothing to say
     done = run_play(["--white", "human", "--black", "human"], "")
     assert "not saved" not in done.stdout  # no move: nothing lost
+
+
+def test_replay_tags_are_shown_escaped_as_pdn_writes_them(tmp_path: Path) -> None:
+    path = tmp_path / "quoted.pdn"
+    path.write_text('[Event "x"]\n[Black "Quote \\"inside\\" and a \\\\ back"]\n[GameType "21"]'
+                    '\n\n1. 11-15 *\n')
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--replay", str(path)], stdin=io.StringIO("tags\nq\n"), stdout=out,
+                stderr=err) == 0, err.getvalue()
+    assert '[Black "Quote \\"inside\\" and a \\\\ back"]' in out.getvalue().splitlines()

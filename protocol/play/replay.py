@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, List, Optional, Set, Tuple
 
+from draughts_engine.pdn_writer import tag_line
+
 from .movetext import pieces
 from .records import GameRecord, LoadError, PlayError, records_from_text
 from .render import Style, board_lines
@@ -247,7 +249,7 @@ class ReplaySession:
             return True
         elif word == "tags":
             for name, value in self.game.tags.items():
-                self.say(f'[{name} "{value}"]')
+                self.say(_tag_text(name, value))
             return True
         elif word == "flip":
             self.flipped = not self.flipped
@@ -259,3 +261,11 @@ class ReplaySession:
             raise PlayError(f"unknown command {line!r} (help lists them)")
         self.show()
         return True
+
+
+def _tag_text(name: str, value: str) -> str:
+    """A tag as PDN writes it (``"`` and ``\\`` in the value escaped), so that it reads back."""
+    try:
+        return tag_line(name, value)
+    except ValueError:  # a name no PDN writer would write: shown as read
+        return f"[{name} {value!r}]"
