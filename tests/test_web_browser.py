@@ -403,3 +403,32 @@ def test_a_long_game_scrolls_the_move_list_on_a_narrow_screen(page, web, artifac
         page.screenshot(os.path.join(artifacts, "narrow-long-game.png"))
     finally:
         page.send("Emulation.clearDeviceMetricsOverride")
+
+
+def test_a_server_that_went_away_is_named_not_failed_to_fetch(page, web):
+    """The page's own server stops (as after Ctrl-C) during an analysis: the page says it
+    cannot reach the server, at once and when a button is pressed, never "Failed to fetch"."""
+    other = build_server(port=0).start()
+    try:
+        page.navigate(other.url + "?black=human")
+        page.wait_for("document.querySelector('#status').textContent.includes('to move')",
+                      WAIT, "the board")
+        page.click("#btn-analyse")
+        page.wait_for("document.getElementById('analysis').textContent.includes('depth')",
+                      WAIT, "the analysis")
+    finally:
+        other.stop()
+    page.wait_for("document.getElementById('status').textContent === 'Disconnected'", WAIT,
+                  "the page noticing (not a stale 'White to move')")
+    message = page.evaluate("document.getElementById('message').textContent")
+    assert "server" in message and "Failed to fetch" not in message, message
+    page.evaluate("document.getElementById('message').textContent = ''")
+    page.click("#btn-hint")
+    page.wait_for("document.getElementById('message').textContent", WAIT, "the failed request")
+    message = page.evaluate("document.getElementById('message').textContent")
+    assert "server" in message and "Failed to fetch" not in message, message
+    # a request that reaches no server at all (port 9 of this host: nothing listens there)
+    failed = page.evaluate("api('GET', 'http://127.0.0.1:9/api/info')"
+                           ".then(() => 'answered', (e) => [e.status, e.message])")
+    assert failed == [0, "The server cannot be reached (is draughts-web still running?)"]
+    page.navigate("about:blank")

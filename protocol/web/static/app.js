@@ -18,6 +18,7 @@ const page = {
   board: null,       // BoardView
   lastPdn: "",       // to rebuild the board if the server closed it
   recovering: false,
+  disconnected: false,  // the event stream broke; cleared by the next state
   leaving: false,    // the page is going away: never open a board again
 };
 
@@ -30,14 +31,22 @@ class ApiError extends Error {
   }
 }
 
+const UNREACHABLE = "The server cannot be reached (is draughts-web still running?)";
+
 async function api(method, path, body) {
   const options = {method, headers: {}};
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
-  const text = await response.text();
+  let response;
+  let text;
+  try {
+    response = await fetch(path, options);
+    text = await response.text();
+  } catch (error) {  // the browser's own words ("Failed to fetch") say nothing to a person
+    throw new ApiError(0, UNREACHABLE);
+  }
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -109,7 +118,22 @@ function listen() {
   if (page.events) page.events.close();
   const events = new EventSource(`/api/boards/${page.id}/events`);
   page.events = events;
-  events.addEventListener("state", (e) => showState(JSON.parse(e.data)));
+  events.addEventListener("state", (e) => {
+    if (page.disconnected) {
+      page.disconnected = false;
+      showMessage("");
+    }
+    showState(JSON.parse(e.data));
+  });
+  /* The stream broke (the server stopped, or restarted and forgot the board): say so at
+   * once, whatever the board showed last; the browser retries, or we open a new board. */
+  events.addEventListener("error", () => {
+    if (page.leaving || page.events !== events) return;
+    page.disconnected = true;
+    $("status").textContent = "Disconnected";
+    showMessage(`${UNREACHABLE}; trying again…`);
+    if (events.readyState === EventSource.CLOSED) recover();
+  });
   events.addEventListener("closed", () => {
     events.close();
     recover();
@@ -126,7 +150,9 @@ async function recover() {
     await openBoard(Object.assign(currentSettings(), page.lastPdn ? {pdn: page.lastPdn} : {}));
     showMessage("");
   } catch (error) {
-    showMessage(`Cannot reach the server: ${error.message}. Reload the page to try again.`);
+    $("status").textContent = "Disconnected";
+    showMessage(error.status === 0 ? `${UNREACHABLE}. Reload the page to try again.`
+      : `Cannot open a new board: ${error.message}. Reload the page to try again.`);
   } finally {
     page.recovering = false;
   }
