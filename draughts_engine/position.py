@@ -80,8 +80,11 @@ class Position:
         FENs are written: ``W:Wa1,c3:Bh8``); numbers always mean the PDN
         numbering (see :class:`~.variants.Variant`).  Fields after the two
         colour fields (move counters such as ``H0``/``F1``) and a final ``.``
-        are ignored.  Raises :class:`InvalidFenError` naming the bad part
-        (a long FEN is quoted cut short).
+        are ignored.  Both colour fields must be there, though either may hold
+        no squares (``W:W:B`` and ``W::`` are an empty board; ``W``, ``W:`` or
+        ``W:W`` is an error).
+        Raises :class:`InvalidFenError` naming the bad part (a long FEN is quoted
+        cut short).
         """
         v = get_variant(variant)
         geo = geometry_of(v)
@@ -129,6 +132,12 @@ class Position:
                     boards[colour][0] |= bit
                     if king:
                         boards[colour][1] |= bit
+        missing = [c for c in ("W", "B") if c not in seen]
+        # a colour may be left out only where its field stands empty (B::B1, an empty W field)
+        if len(missing) > sum(1 for part in fields[1:] if not part):
+            raise InvalidFenError(
+                f"FEN {clip(fen)}: no {' and no '.join(missing)} field: both colours' fields are needed, "
+                f"empty for a side without pieces (as in W:W21,22:B)")
         white, white_kings = boards["W"]
         black, black_kings = boards["B"]
         bad_white = (white ^ white_kings) & geo.top_row
