@@ -158,10 +158,10 @@ def test_no_legal_move_loses(variant, fen, winner):
 
 
 @pytest.mark.parametrize("variant,fen,winner", [
-    ("international", "W:W28", "white"),          # set up with Black out of pieces
+    ("international", "W:W28:B", "white"),          # set up with Black out of pieces
     ("english", "B:B5:W", "black"),
     ("russian", "W:WK28:B", "white"),
-    ("antidraughts", "W:W28", "black"),           # there, the side without pieces has won
+    ("antidraughts", "W:W28:B", "black"),           # there, the side without pieces has won
 ])
 def test_a_side_without_pieces_has_lost_even_when_not_to_move(variant, fen, winner):
     result = Game(variant, fen=fen).result()
