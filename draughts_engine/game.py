@@ -12,10 +12,16 @@ Draw rules (see :class:`~.variants.DrawRules`) are applied from the record:
 * no progress: ``no_progress_plies`` (English) or ``kings_only_plies``
   (International, Russian, Brazilian) plies in a row without a man move or a
   capture;
-* lone-king endings: once the material is three pieces (one a king; Russian:
-  three or more kings) against a lone king, or two against a lone king (Frisian:
-  two kings), the stronger side has that many plies to win; where the variant
-  says so, one piece against one piece (Frisian: two kings) is drawn after a few plies.
+* ending counts (:meth:`~.variants.DrawRules.ending`): once the material is in a
+  counted class (three pieces, one a king, against a lone king; two or fewer
+  against a lone king; Russian: three or more kings against a lone king, or a
+  4-7 piece ending with a king each; one piece each where the variant says so),
+  the game is drawn after that class's plies.  The count runs from when the
+  class arose and goes on through captures and promotions that keep the class
+  (king and man against king becoming two kings, or king against king); a
+  change of class starts a new count;
+* Russian 7.2.7: three pieces (one a king) against a lone king alone on the
+  main road: drawn once ``road_plies`` plies have ended with it there.
 
 A rule makes the game drawn on exactly the ply that completes the count.  The
 side to move losing because it has no legal move takes precedence (in
@@ -34,7 +40,7 @@ from .notation import parse_move
 from .pdn_reader import PdnSource, stream_records
 from .pdn_writer import write_game
 from .position import Position
-from .variants import CROWN_GOAL, LOSE_GOAL, Variant, get_variant
+from .variants import CROWN_GOAL, LOSE_GOAL, Ending, Variant, get_variant
 
 __all__ = ["Game", "GameResult", "Counters"]
 
@@ -79,12 +85,16 @@ class Counters:
     """Draw-rule counters after a ply.
 
     ``quiet_plies``: plies since the last man move or capture.
-    ``ending_plies``: plies since a lone-king ending with this material arose
-    (-1 when the position is not such an ending).
+    ``ending_plies``: plies since the position's ending class arose
+    (:meth:`~.variants.DrawRules.ending`; -1 when the position is in none).
+    ``road_plies`` (Russian 7.2.7): with three pieces (one a king) against a lone
+    king, the plies since that material arose that ended with the lone king alone
+    on the main road (-1 when the material is another).
     """
 
     quiet_plies: int = 0
     ending_plies: int = -1
+    road_plies: int = -1
 
 
 ONGOING = GameResult(None, "ongoing")
@@ -105,8 +115,14 @@ class Game:
             start = Position.from_fen(fen, self.variant) if fen else Position.start(self.variant)
         self.positions: List[Position] = [start]
         self.moves: List[Move] = []
+        self._road = 0
+        if self.variant.draw.road_plies:
+            geo = start.geometry
+            self._road = geo.mask_of(geo.square_at(geo.size - 1 - i, i) for i in range(geo.size))
+        road = self._road_state(start)
         self.counters: List[Counters] = [
-            Counters(0, 0 if self._ending_class(start) is not None else -1)]
+            Counters(0, 0 if self._ending_class(start) is not None else -1,
+                     -1 if road is None else 0)]
         self._redo: List[Move] = []
         self.tags: Dict[str, str] = {}
 
@@ -191,13 +207,20 @@ class Game:
         ending = self._ending_class(after)
         if ending is None:
             ending_plies = -1
-        elif move.captured or move.promotes or last.ending_plies < 0:
-            ending_plies = 0
+        elif last.ending_plies < 0 or self._ending_class(before).key != ending.key:
+            ending_plies = 0  # a new class: a new count
         else:
-            ending_plies = last.ending_plies + 1
+            ending_plies = last.ending_plies + 1  # the same class, through captures too
+        road = self._road_state(after)
+        if road is None:
+            road_plies = -1
+        elif last.road_plies < 0:
+            road_plies = 0
+        else:
+            road_plies = last.road_plies + road
         self.positions.append(after)
         self.moves.append(move)
-        self.counters.append(Counters(quiet, ending_plies))
+        self.counters.append(Counters(quiet, ending_plies, road_plies))
 
     def _drop_last(self) -> Move:
         self.positions.pop()
@@ -205,29 +228,22 @@ class Game:
         return self.moves.pop()
 
     # ---- rules --------------------------------------------------------------------
-    def _ending_class(self, position: Position) -> Optional[int]:
-        """Ply limit of the lone-king ending ``position`` is in, or None."""
-        rules = self.variant.draw
+    def _ending_class(self, position: Position) -> Optional[Ending]:
+        """The counted ending class ``position`` is in, or None."""
         w, b, k = position.white, position.black, position.kings
-        if rules.one_vs_one_plies and popcount(w) == popcount(b) == 1:
-            # One piece each (Frisian: a king each; Turkish: any pieces).
-            if not rules.one_vs_one_kings_only or (w | b) & k == w | b:
-                return rules.one_vs_one_plies
+        wk, bk = popcount(w & k), popcount(b & k)
+        return self.variant.draw.ending(popcount(w) - wk, wk, popcount(b) - bk, bk)
+
+    def _road_state(self, position: Position) -> Optional[int]:
+        """Russian 7.2.7: None unless three pieces (one a king) stand against a lone
+        king; else 1 when the lone king stands alone on the main road, 0 when not."""
+        road = self._road
+        if not road:
+            return None
+        w, b, k = position.white, position.black, position.kings
         for strong, weak in ((w, b), (b, w)):
-            if popcount(weak) != 1 or not weak & k:
-                continue
-            pieces, kings = popcount(strong), popcount(strong & k)
-            if rules.two_vs_one_all_kings:
-                if pieces == kings == 2:
-                    return rules.two_vs_one_plies
-            elif rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
-                return rules.two_vs_one_plies
-            if rules.three_vs_one_plies:
-                if rules.three_vs_one_all_kings:
-                    if kings >= 3 and pieces == kings:
-                        return rules.three_vs_one_plies
-                elif pieces == 3 and kings >= 1:
-                    return rules.three_vs_one_plies
+            if popcount(weak) == 1 and weak & k and popcount(strong) == 3 and strong & k:
+                return 1 if (w | b) & road == weak else 0
         return None
 
     def repetitions(self) -> int:
@@ -278,12 +294,13 @@ class Game:
             what = "man move or capture" if rules.no_progress_plies else "man move or capture (kings only)"
             return GameResult("draw", f"{limit // 2} moves each without a {what}", "move-rule")
         if counters.ending_plies >= 0:
-            ending_limit = self._ending_class(position)
-            if ending_limit is not None and counters.ending_plies >= ending_limit:
-                one_each = popcount(position.white) == popcount(position.black) == 1
-                what = "one piece each" if one_each and rules.one_vs_one_plies else "lone-king ending"
-                return GameResult("draw", f"{what} not won within {ending_limit // 2} moves each",
-                                  "endgame-rule")
+            ending = self._ending_class(position)
+            if ending is not None and counters.ending_plies >= ending.plies:
+                return GameResult("draw", f"{ending.what} not won within {ending.plies // 2} "
+                                          f"moves each", "endgame-rule")
+        if rules.road_plies and counters.road_plies >= rules.road_plies:
+            return GameResult("draw", f"lone king on the main road not beaten within "
+                                      f"{rules.road_plies // 2} moves each", "endgame-rule")
         return ONGOING
 
     def search_history(self) -> List[Tuple[int, int, int, bool]]:

@@ -22,13 +22,13 @@ by GUIs and other engines (``american`` -> ``english``, ``normal`` ->
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
 from .bitboard import STANDARD, TURNED, TURNED_FROM_WHITE, Geometry
 from .errors import DraughtsError
 from .fullboard import geometry_of
 
-__all__ = ["Variant", "DrawRules", "UnknownVariantError", "get_variant", "variant_names",
+__all__ = ["Variant", "DrawRules", "Ending", "UnknownVariantError", "get_variant", "variant_names",
            "variant_for_game_type", "VARIANTS", "ENGLISH", "RUSSIAN", "BRAZILIAN",
            "INTERNATIONAL", "FRISIAN", "FRYSK", "TURKISH", "WHITE", "BLACK", "NUMERIC",
            "ALGEBRAIC", "NOTATIONS",
@@ -63,6 +63,23 @@ class UnknownVariantError(DraughtsError):
     """Raised for a variant name that is neither a variant nor an alias."""
 
 
+class Ending(NamedTuple):
+    """A material class with a move count of its own (see :meth:`DrawRules.ending`).
+
+    ``kind``: ``"one-each"`` (one piece against one piece), ``"lone-king"`` (a
+    side against a lone king) or ``"balance"`` (Russian 7.2.6: an ending of a few
+    pieces, both sides with a king).  ``key`` tells classes apart: a count goes on
+    while the class keeps its key, through captures and promotions, and starts
+    afresh when the key changes (two classes with equal limits have different keys).
+    ``plies``: the count's limit.  ``what``: the class in words, for the result.
+    """
+
+    kind: str
+    key: Tuple[object, ...]
+    plies: int
+    what: str
+
+
 @dataclass(frozen=True)
 class DrawRules:
     """Move-count draw rules, counted in plies (a "move each" is two plies).
@@ -81,11 +98,23 @@ class DrawRules:
     """With three pieces against a lone king the stronger side must win within
     this many plies (which three pieces: see :attr:`three_vs_one_all_kings`)."""
     two_vs_one_plies: int = 0
-    """Two pieces (one a king) or fewer against a lone king (International 5 moves each)."""
+    """Two pieces (one a king) or fewer against a lone king (International 5 moves each).
+    The count never starts afresh while the class lasts: king and man against king
+    stays in it through the promotion and through the capture of the man."""
     three_vs_one_all_kings: bool = False
-    """How the three-vs-one rule counts: True (Russian) for three or more kings,
-    and only kings, against a lone king; False (FMJD) for exactly three pieces,
-    at least one of them a king, against a lone king."""
+    """How the three-vs-one rule counts: True (Russian 7.2.4) for three or more kings,
+    and only kings, against a lone king, counted afresh when the number of kings
+    changes; False (FMJD) for exactly three pieces, at least one of them a king,
+    against a lone king, counted on through a promotion."""
+    road_plies: int = 0
+    """Russian 7.2.7: three pieces, at least one a king, against a lone king standing
+    alone on the main road (the long diagonal a1-h8): the game is drawn once this
+    many plies have ended with the lone king there, counted from when the three
+    pieces against the lone king arose (lidraughts' reading, see docs/variants.md)."""
+    balance_plies: Tuple[Tuple[int, int], ...] = ()
+    """Russian 7.2.6: ``(pieces on the board, plies)`` pairs: with both sides having a
+    king and not in a lone-king class, the material must change (a capture or a
+    promotion) within this many plies."""
     # ---- orthogonal families (Frisian, Turkish): docs/variants-orthogonal.md ----
     two_vs_one_all_kings: bool = False
     """How the two-vs-one rule counts: True (Frisian) for exactly two kings against a
@@ -95,6 +124,48 @@ class DrawRules:
     (Frisian two moves each with a king each; Turkish two moves each, any pieces)."""
     one_vs_one_kings_only: bool = False
     """Whether the one-vs-one rule needs both pieces to be kings (Frisian)."""
+
+    def ending(self, white_men: int, white_kings: int, black_men: int,
+               black_kings: int) -> Optional[Ending]:
+        """The counted ending class of this material, or None.
+
+        The one reading of these rules: the game record counts with it and the
+        endgame tables are solved with it.
+
+        >>> get_variant("international").draw.ending(1, 1, 0, 1).key
+        ('2v1',)
+        >>> get_variant("russian").draw.ending(1, 1, 1, 1).plies
+        60
+        """
+        if (self.one_vs_one_plies and white_men + white_kings == 1
+                and black_men + black_kings == 1
+                and not (self.one_vs_one_kings_only and (white_men or black_men))):
+            return Ending("one-each", ("1v1",), self.one_vs_one_plies, "one piece each")
+        for men, kings, weak_men, weak_kings in ((white_men, white_kings, black_men, black_kings),
+                                                 (black_men, black_kings, white_men, white_kings)):
+            if weak_men or weak_kings != 1:
+                continue
+            pieces = men + kings
+            if self.two_vs_one_plies and (
+                    (men == 0 and kings == 2) if self.two_vs_one_all_kings
+                    else (pieces <= 2 and kings >= 1)):
+                return Ending("lone-king", ("2v1",), self.two_vs_one_plies, "lone-king ending")
+            if self.three_vs_one_plies:
+                if self.three_vs_one_all_kings:
+                    if kings >= 3 and not men:
+                        return Ending("lone-king", ("kings v 1", kings), self.three_vs_one_plies,
+                                      "lone-king ending")
+                elif pieces == 3 and kings >= 1:
+                    return Ending("lone-king", ("3v1",), self.three_vs_one_plies,
+                                  "lone-king ending")
+        if self.balance_plies and white_kings and black_kings:
+            total = white_men + white_kings + black_men + black_kings
+            for pieces, plies in self.balance_plies:
+                if pieces == total:
+                    return Ending("balance", ("balance", white_men, white_kings, black_men,
+                                              black_kings), plies,
+                                  f"{total}-piece ending with the material unchanged")
+        return None
 
 
 @dataclass(frozen=True)
@@ -267,7 +338,8 @@ RUSSIAN = Variant(
     name="russian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=False, promote_during_capture=True, game_type=25, start_rows=3,
     draw=DrawRules(repetitions=3, kings_only_plies=30, three_vs_one_plies=30,
-                   three_vs_one_all_kings=True),
+                   three_vs_one_all_kings=True, two_vs_one_plies=10, road_plies=10,
+                   balance_plies=((4, 60), (5, 60), (6, 120), (7, 120))),
     aliases=("shashki",),
     king_value=250, notation=ALGEBRAIC, hub_names=("russian",), white_side_numbers=True,
     published_perft=(7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032),

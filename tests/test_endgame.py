@@ -225,7 +225,8 @@ def test_lone_king_counts_are_read_from_the_variant():
         ("international", "KvK"): (10, False), ("international", "KKKvK"): (32, False),
         ("international", "KMMvK"): (32, False), ("international", "MMvK"): (50, True),
         ("international", "KKvKK"): (50, True), ("brazilian", "KKvK"): (10, False),
-        ("russian", "KKKvK"): (30, False), ("russian", "KKvK"): (30, True),
+        ("russian", "KKKvK"): (30, False), ("russian", "KKvK"): (10, False),
+        ("russian", "KMvK"): (10, False),
         ("russian", "KKMvK"): (30, True), ("english", "KKKvK"): (80, True),
     }
     for (variant, name), expected in cases.items():

@@ -29,7 +29,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 from ..movegen import generator_for
 from ..variants import Variant, get_variant
 from .index import MaterialIndex, flip
-from .material import Material, count_rule, materials_up_to, unsupported_reason
+from .material import Material, count_rule, materials_up_to, same_count, unsupported_reason
 from .table import LOSS, UNUSED, WIN, Table
 
 __all__ = ["solve", "build_all", "Progress", "MissingTableError"]
@@ -46,17 +46,23 @@ class MissingTableError(LookupError):
 
 class _Children:
     """Values of positions outside the table being built (after a capture or a
-    promotion), read with a fresh count: ``(wdl, dtz, dtm)`` for the side to move."""
+    promotion): ``(wdl, dtz, dtm)`` for the side to move, read with a fresh count,
+    or (``continued``) as stored, when the move keeps the ending class and so its
+    count (see :func:`.material.same_count`)."""
 
-    def __init__(self, variant: Variant, tables: Dict[Material, Table]) -> None:
+    def __init__(self, variant: Variant, tables: Dict[Material, Table],
+                 material: Material) -> None:
         self.tables = tables
         self.variant = variant
+        self.material = material
 
     def value(self, white: int, black: int, kings: int,
-              white_to_move: bool) -> Tuple[int, int, int]:
+              white_to_move: bool) -> Tuple[int, int, int, bool]:
+        """``(wdl, dtz, dtm, continued)``."""
         if not (white if white_to_move else black):
-            return LOSS, 0, 0  # every piece taken: the side to move has lost
+            return LOSS, 0, 0, False  # every piece taken: the side to move has lost
         material = Material.of(white, black, kings)
+        continued = same_count(self.variant, self.material, material)
         table = self.tables.get(material)
         if table is None:
             table = self.tables.get(material.flipped())
@@ -66,10 +72,13 @@ class _Children:
             ix = table.index
             white, black, kings, white_to_move = flip(white, black, kings, white_to_move,
                                                       ix.squares, ix.bit_of, ix.square0)
-        found = table.result(table.index.encode(white, black, kings, white_to_move))
+        i = table.index.encode(white, black, kings, white_to_move)
+        if continued:
+            return table.wdl[i], table.dtz[i], table.dtz[i] + table.tail[i], True
+        found = table.result(i)
         if found is None:  # pragma: no cover - every real position has an index
             raise AssertionError(f"no index for a position of {material.name}")
-        return found
+        return found + (False,)
 
 
 def solve(variant: "Variant | str", material: Material, tables: Dict[Material, Table],
@@ -92,7 +101,7 @@ def solve(variant: "Variant | str", material: Material, tables: Dict[Material, T
     dtz = array("H", bytes(2 * size))
     tail = array("H", bytes(2 * size))
     table = Table(ix, rule, wdl, dtz, tail)
-    children = _Children(variant, tables)
+    children = _Children(variant, tables, material)
     slices = [s for s in range(ix.slices) if ix.slice_men(s) is not None]
     slices.sort(key=ix.men_advance, reverse=True)
     done = 0
@@ -137,9 +146,12 @@ def _solve_slice(variant: Variant, table: Table, men_index: int, children: _Chil
             succ_start[p] = len(succ)
             for move in moves_of(white, black, kings, white_to_move):
                 nw, nb, nk = play(white, black, kings, white_to_move, move)
-                if move[2] or move[3]:  # capture or promotion: a new count, another table
-                    value, z, m = child_value(nw, nb, nk, not white_to_move)
-                    z = 1
+                if move[2] or move[3]:  # capture or promotion: another table
+                    value, z, m, continued = child_value(nw, nb, nk, not white_to_move)
+                    if continued:  # the same ending class: the count goes on
+                        z += 1
+                    else:  # a new count
+                        z = 1
                 elif not kings & move[0]:  # a man move: another slice of this table
                     child = encode(nw, nb, nk, not white_to_move)
                     if men_reset:

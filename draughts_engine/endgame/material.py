@@ -9,7 +9,7 @@ is probed by turning the board (see :mod:`.index`).
 
 :func:`count_rule` says which move-count draw rule of the variant governs an
 ending (read from :class:`~draughts_engine.variants.DrawRules`): the lone-king
-ending limits, which only a capture or a promotion starts afresh, or else the
+ending limits, which only a change of ending class starts afresh (:func:`same_count`), or else the
 no-progress / kings-only count, which every man move and capture starts afresh.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..bitboard import popcount
 from ..variants import NORMAL_GOAL, Variant
 
 __all__ = ["Material", "CountRule", "count_rule", "materials_up_to", "InvalidMaterialError",
-           "unsupported_reason"]
+           "unsupported_reason", "same_count"]
 
 
 def unsupported_reason(variant: Variant) -> Optional[str]:
@@ -127,30 +127,26 @@ class CountRule:
 
 
 def lone_king_limit(variant: Variant, material: Material) -> Optional[int]:
-    """Ply limit of the lone-king ending rule for ``material``, or None.
+    """Ply limit of the lone-king (or one-each) ending class of ``material``, or None.
 
-    The same reading of :class:`~draughts_engine.variants.DrawRules` as the game
-    record's: one side has a lone king, the other two pieces (one a king) or
-    fewer, or three pieces (one a king), or (where ``three_vs_one_all_kings``)
-    three or more kings and nothing else.
+    The game record's reading (:meth:`~draughts_engine.variants.DrawRules.ending`);
+    the Russian 7.2.6 counts of endings with a king each are left to the
+    kings-only count here (see :func:`count_rule`).
     """
+    ending = variant.draw.ending(*split(material))
+    if ending is None or ending.kind == "balance":
+        return None
+    return ending.plies
+
+
+def same_count(variant: Variant, before: Material, after: Material) -> bool:
+    """Whether a capture or promotion from ``before`` to ``after`` keeps the
+    lone-king count going (both in the same ending class), rather than
+    starting the count afresh."""
     rules = variant.draw
-    all_kings = rules.three_vs_one_all_kings
-    sides = ((material.white_men, material.white_kings, material.black_men, material.black_kings),
-             (material.black_men, material.black_kings, material.white_men, material.white_kings))
-    for men, kings, weak_men, weak_kings in sides:
-        if weak_men or weak_kings != 1:
-            continue
-        pieces = men + kings
-        if rules.two_vs_one_plies and pieces <= 2 and kings >= 1:
-            return rules.two_vs_one_plies
-        if rules.three_vs_one_plies:
-            if all_kings:
-                if kings >= 3 and not men:
-                    return rules.three_vs_one_plies
-            elif pieces == 3 and kings >= 1:
-                return rules.three_vs_one_plies
-    return None
+    one, two = rules.ending(*split(before)), rules.ending(*split(after))
+    return (one is not None and two is not None and one.kind != "balance"
+            and one.key == two.key)
 
 
 def count_rule(variant: Variant, material: Material) -> CountRule:
@@ -159,6 +155,9 @@ def count_rule(variant: Variant, material: Material) -> CountRule:
     In a lone-king ending the ending's own limit governs: it is never longer than
     the kings-only count, which a man move may reset but which starts afresh
     with the ending (a capture or promotion starts both), so it never ends first.
+    Known gap: the Russian counts the tables do not model (7.2.6, a 4-7 piece
+    ending with a king each: 30 or 60 moves without a capture or promotion; 7.2.7,
+    a lone king on the main road) can only end a game sooner than the tables say.
     """
     limit = lone_king_limit(variant, material)
     if limit is not None:
