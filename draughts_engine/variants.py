@@ -347,7 +347,8 @@ RUSSIAN = Variant(
 BRAZILIAN = Variant(
     name="brazilian", size=8, first=WHITE, men_capture_backwards=True, flying_kings=True,
     majority_capture=True, promote_during_capture=False, game_type=26, start_rows=3,
-    draw=DrawRules(repetitions=3, kings_only_plies=50, three_vs_one_plies=32, two_vs_one_plies=10),
+    # 20 moves each of kings only: the Brazilian federation's rules (docs/variants.md)
+    draw=DrawRules(repetitions=3, kings_only_plies=40, three_vs_one_plies=32, two_vs_one_plies=10),
     aliases=("brazil",),
     king_value=250, notation=ALGEBRAIC, hub_names=("brazilian",), white_side_numbers=True,
     published_perft=(7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022),

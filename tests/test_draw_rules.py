@@ -152,6 +152,18 @@ def test_russian_7_2_6_count_survives_man_moves():
     assert game.counters[-1].quiet_plies == 0 and game.counters[-1].ending_plies == 2
 
 
+# ---- Brazilian --------------------------------------------------------------------------------
+
+def test_brazilian_twenty_moves_each_of_kings_only():
+    game = Game("brazilian", fen="W:WK29,K30,9:BK4,K3,24")
+    moves = ("30-25 3-8 25-21 8-12 21-3 12-19 3-14 19-12 14-17 12-3 17-13 3-21 13-26 21-3 26-30 "
+             "3-10 30-12 10-21 12-23 21-3 23-26 3-21 26-23 21-30 23-14 30-19 14-17 19-12 17-10 "
+             "12-19")
+    assert play(game, moves) is None  # 15 moves each: not yet
+    king_walk(game, 10, lambda g: None)
+    assert game.ply == 40 and game.result().code == "move-rule"
+
+
 def test_endgame_tables_continue_the_count_inside_a_class():
     from draughts_engine.endgame.material import Material, same_count
     international, russian = get_variant("international"), get_variant("russian")
