@@ -130,7 +130,7 @@ def test_probe_loads_each_table_once_under_concurrent_readers():
 def test_folders_are_the_package_then_the_user_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     variant = get_variant("russian")
-    assert cache_folder(variant) == str(tmp_path / "draughts-engine" / "endgame" / "russian")
+    assert cache_folder(variant) == str(tmp_path / "draughts-engine" / "endgame-2" / "russian")
     assert EndgameTables(variant).folders == (package_folder(variant), cache_folder(variant))
 
 

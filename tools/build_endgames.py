@@ -7,7 +7,7 @@
 
 Every canonical material of 2..N pieces (or only the ``--material`` ones and
 what they need) is solved and written to ``--out`` (default: the user's cache
-folder, where the engine finds it: ``$XDG_CACHE_HOME/draughts-engine/endgame/<variant>``).
+folder, where the engine finds it: ``$XDG_CACHE_HOME/draughts-engine/endgame-2/<variant>``).
 Tables already in ``--out`` or among the committed ones are read instead of
 being solved again (``--force`` solves the asked-for ones again), and said so.
 A progress bar goes to stderr when it is a terminal, one line per table to
