@@ -190,5 +190,5 @@ def test_build_tool_builds_missing_tables_into_the_cache(tmp_path):
     done = run_tool("--variant", "brazilian", "--pieces", "3", "--material", "KMvK", "--force",
                     "--quiet", env=env)
     assert done.returncode == 0, done.stderr
-    folder = tmp_path / "draughts-engine" / "endgame" / "brazilian"
+    folder = tmp_path / "draughts-engine" / "endgame-2" / "brazilian"
     assert os.listdir(folder) == ["KMvK.egdb"]
