@@ -127,7 +127,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--openings", default="ballots",
                         help="opening set or file for the runner (default ballots)")
-    parser.add_argument("--seed", default="1")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the order of the openings")
     parser.add_argument("--pdn", help="the games (default: sprt-<variant>-<base>-<new>.pdn in "
                         "the current folder, kept for --resume)")
     keep = parser.add_mutually_exclusive_group()

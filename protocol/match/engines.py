@@ -67,10 +67,17 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = (), number: int = 
     """
     values: Dict[str, str] = {}
     options: Dict[str, Tuple[str, str]] = {}
-    for token in list(each) + list(tokens):
+    own: Dict[str, str] = {}  # the keys of ``tokens`` (each may be given once)
+    for position, token in enumerate(list(each) + list(tokens)):
         key, sep, value = token.partition("=")
         if not sep or not key:
             raise MatchError(f"engine {number}: expected key=value, got {quoted(token)}")
+        if position >= len(each):
+            folded = key.casefold() if key.startswith("option.") else key
+            if folded in own:
+                raise MatchError(f"engine {number}: {quoted(key)} given twice "
+                                 f"({quoted(own[folded])} and {quoted(token)})")
+            own[folded] = token
         if key.startswith("option."):
             name = key[len("option."):]
             if not name:
