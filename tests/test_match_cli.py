@@ -292,3 +292,15 @@ def test_progress_before_the_head_pair_has_played_is_readable(tmp_path):
 def test_each_keys_are_overridden_by_an_engine_once():
     spec = parse_engine(["cmd=x", "depth=3"], each=["depth=1"])
     assert spec.depth == 3
+
+
+def test_an_engine_s_terminal_escapes_are_escaped_in_the_notes_and_the_pdn(tmp_path):
+    pdn = tmp_path / "escapes.pdn"
+    out, err = io.StringIO(), io.StringIO()
+    config = config_from_args(mover("crashy", "--crash", "1", "--escapes") + mover("beta") + [
+        "--games", "2", "--pdn", str(pdn), "--concurrency", "1"])
+    assert MatchRunner(config, out, err).run() == 0
+    text = pdn.read_text()
+    for shown in (err.getvalue(), text):
+        assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b]0;pwned\\x07\\x1b[2Jrandom_mover: simulated crash" in " ".join(text.split())

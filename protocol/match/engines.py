@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from draughts_engine.variants import get_variant
 from protocol.client import (CommandRejectedError, Engine, EngineError, EngineTimeoutError,
                              ProcessTransport)
+from protocol.client.transcript import printable
 from protocol.commands import DEFAULT_VARIANT
 from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
 from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
@@ -134,12 +135,13 @@ def _engine_class(spec: EngineSpec) -> Any:
 
 def stderr_tail(engine: Any, lines: int = STDERR_LINES) -> Tuple[str, ...]:
     """The last ``lines`` non-blank lines the engine wrote to stderr (after it was reaped, all
-    of them have been read)."""
+    of them have been read), control characters escaped (:func:`printable`: an engine's
+    terminal escapes reach neither the runner's terminal nor the PDN comment)."""
     try:
         captured = engine.stderr_lines  # a property of the client's engines
     except (AttributeError, EngineError):
         return ()
-    return tuple(line.rstrip() for line in captured if line.strip())[-lines:]
+    return tuple(printable(line.rstrip()) for line in captured if line.strip())[-lines:]
 
 
 def exited_note(code: int) -> str:
