@@ -400,12 +400,48 @@ def test_refused_go_raises_and_ends_the_search():
     transport.assert_done()
 
 
-def test_garbage_during_a_search_is_a_protocol_error():
-    engine, _ = scripted(("go depth 1", ["info depth one"]))
-    with pytest.raises(ProtocolError) as caught:
-        engine.go(SearchLimits(depth=1))
-    assert "< info depth one" in caught.value.transcript
+def test_a_malformed_info_field_is_left_out_not_an_error():
+    """An info line is advice: a bad field (even in strict mode) is dropped, the rest kept."""
+    for on_info in (None, lambda report: None):
+        engine, transport = scripted(("go depth 1", [
+            "info depth one score cp 12", "info depth 2 nps 7501.5 pv 11-15",
+            "bestmove 11-15"]))
+        result = engine.go(SearchLimits(depth=1), on_info=on_info)
+        assert result.bestmove == "11-15"
+        assert [(i.depth, i.score_cp, i.nps) for i in result.infos] == [(None, 12, None),
+                                                                        (2, None, None)]
+        assert result.last_info is not None and result.last_info.pv == ("11-15",)
+        transport.assert_done()
 
+
+def test_a_flood_of_infos_is_kept_within_a_bound():
+    from protocol.client.infos import INFO_KEPT
+    lines = ["info depth 7 score cp 3 pv 11-15"] + [f"info nodes {n}" for n in range(5000)]
+    engine, transport = scripted(("go depth 1", lines + ["bestmove 11-15"]))
+    result = engine.go(SearchLimits(depth=1))
+    assert len(result.infos) == INFO_KEPT + 1  # the last ones and the last with a depth
+    assert result.infos[-1].nodes == 4999
+    assert result.last_info is not None and result.last_info.score_cp == 3
+    assert result.elapsed is not None and result.elapsed >= 0
+    transport.assert_done()
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), -1.0])
+def test_a_timeout_that_is_not_a_duration_is_refused_before_go_is_sent(timeout):
+    engine, transport = scripted()
+    with pytest.raises(ValueError, match="timeout"):
+        engine.go(SearchLimits(depth=1), timeout=timeout)
+    assert not engine.searching
+    transport.assert_done()  # nothing was sent
+
+
+def test_an_infinite_timeout_waits_for_the_bestmove():
+    engine, transport = scripted(("go depth 1", ["bestmove 11-15"]))
+    assert engine.go(SearchLimits(depth=1), timeout=float("inf")).bestmove == "11-15"
+    transport.assert_done()
+
+
+def test_garbage_during_a_search_is_a_protocol_error():
     engine, _ = scripted(("go depth 1", ["readyok"]))
     with pytest.raises(ProtocolError, match="unexpected line 'readyok' during a search"):
         engine.go(SearchLimits(depth=1))
@@ -627,7 +663,6 @@ def test_engine_that_dies_mid_search():
     "mode, message",
     [
         ("banner", "unexpected line 'Garbage Engine 0.0 by nobody, have fun!' during the uci handshake"),
-        ("info", "info depth three"),
         ("bestmove", "malformed bestmove line: 'bestmove'"),
         ("bytes", "junk"),
     ],
@@ -637,6 +672,12 @@ def test_engine_that_prints_garbage(mode, message):
         with Engine.popen(fake("garbage.py", mode), timeout=20.0) as engine:
             engine.go(SearchLimits(depth=1))
     assert message in str(caught.value)
+
+
+def test_engine_with_a_malformed_info_still_plays():
+    with Engine.popen(fake("garbage.py", "info"), timeout=20.0) as engine:
+        result = engine.go(SearchLimits(depth=1))
+    assert result.bestmove == "11-15" and [i.depth for i in result.infos] == [None]
 
 
 def test_missing_engine_program():
@@ -652,3 +693,42 @@ def test_command_as_one_string_is_split_like_a_shell_would():
     command = " ".join(f"'{word}'" for word in fake("well_behaved.py"))
     with Engine.popen(command, timeout=20.0) as engine:
         assert engine.id["name"] == "fake-engine 1.0"
+
+
+def test_the_time_of_a_search_ends_when_its_bestmove_arrives_not_when_it_is_parsed():
+    """The reader thread stamps each line: a slow reader (here an on_info that waits until
+    the bestmove line has been read, then dawdles) is not charged to the engine."""
+    to_engine_r, to_engine_w = os.pipe()
+    from_engine_r, from_engine_w = os.pipe()
+
+    def engine_side() -> None:
+        with os.fdopen(to_engine_r, "rb") as commands, os.fdopen(from_engine_w, "wb") as out:
+            for line in commands:
+                if line.startswith(b"go"):
+                    out.write(b"".join(b"info depth %d nodes 9 pv 11-15\n" % d
+                                       for d in range(1, 51)) + b"bestmove 11-15\n")
+                    out.flush()
+                elif line.startswith(b"quit"):
+                    return
+
+    thread = threading.Thread(target=engine_side, daemon=True)
+    thread.start()
+    engine = Engine.attach(os.fdopen(to_engine_w, "wb", buffering=0),
+                           os.fdopen(from_engine_r, "rb"), handshake=False)
+    marks = []
+
+    def slow_reader(report: InfoReport) -> None:
+        if not marks:
+            deadline = time.monotonic() + 60
+            while "< bestmove 11-15" not in engine.transcript and time.monotonic() < deadline:
+                time.sleep(0.01)
+            marks.append(time.monotonic())  # the bestmove has arrived by now
+            time.sleep(0.3)
+
+    begun = time.monotonic()
+    result = engine.go(SearchLimits(depth=50), on_info=slow_reader, timeout=120)
+    ended = time.monotonic()
+    engine.quit()
+    assert result.bestmove == "11-15" and result.last_info.depth == 50
+    assert result.elapsed is not None
+    assert result.elapsed <= marks[0] - begun < ended - begun - 0.3

@@ -564,3 +564,16 @@ def test_hub_conformance_alias_is_deprecated_but_works():
         alias = importlib.import_module("protocol.hub_conformance")
     assert alias.run_hub_checks is run_hub_checks
     assert alias.main(["--", os.path.join(ROOT, "no", "such", "engine")]) == 2
+
+
+def test_the_last_lines_of_a_failure_show_terminal_escapes_escaped():
+    import io as _io
+    from protocol.conformance.config import CheckResult, Config, FAIL
+    from protocol.conformance.report import Reporter
+    out = _io.StringIO()
+    reporter = Reporter(out, Config(command=["engine"]))
+    reporter.result(CheckResult(1, "go", FAIL, "bad", 0.1,
+                                ("< boom \x1b]0;PWNED\x07 \x1b[2J cleared",)))
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "boom \\x1b]0;PWNED\\x07 \\x1b[2J cleared" in text

@@ -726,3 +726,33 @@ def test_only_spaces_and_tabs_separate_hub_words_and_numbers_are_ascii(peer: Hub
         assert len(errors) == 1 and dict(parse_hub_line(errors[0])[1])["message"].startswith(start)
     peer.send("level time=1.5e0 move-time=.5", "pos start moves=\"32-28 \t 19-23\"")
     assert peer.ping() == []
+
+
+def _hub_faulty(mode: str) -> List[str]:
+    return [sys.executable, os.path.join(os.path.dirname(__file__), "fake_engines",
+                                         "hub_faulty.py"), mode]
+
+
+def test_hub_client_calls_an_illegal_done_move_an_illegal_best_move() -> None:
+    from protocol.client import IllegalBestMoveError
+    with HubEngine.popen(_hub_faulty("illegal"), strict=False, timeout=30) as engine:
+        engine.position(None, [])
+        with pytest.raises(IllegalBestMoveError) as caught:
+            engine.go(SearchLimits(depth=1), timeout=60)
+    assert caught.value.move == "01-02"
+
+
+def test_hub_client_a_malformed_done_is_a_protocol_error_at_once_even_when_lenient() -> None:
+    from protocol.client import ProtocolError
+    with HubEngine.popen(_hub_faulty("garbage"), strict=False, timeout=30) as engine:
+        engine.position(None, [])
+        # not a timeout: the wait would otherwise last until the engine's next line
+        with pytest.raises(ProtocolError, match="malformed line 'done mov=='"):
+            engine.go(SearchLimits(depth=1), timeout=30)
+
+
+def test_hub_client_skips_a_malformed_info_line() -> None:
+    with HubEngine.popen(_hub_faulty("bad-info"), strict=True, timeout=30) as engine:
+        engine.position(None, [])
+        result = engine.go(SearchLimits(depth=1), timeout=60)
+    assert result.bestmove == "32-28" and result.elapsed is not None

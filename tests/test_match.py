@@ -605,3 +605,24 @@ def test_doctests():
                  "report", "runner", "cli", "config"):
         module = importlib.import_module(f"protocol.match.{name}")
         assert doctest.testmod(module).failed == 0, name
+
+
+def test_malformed_info_lines_never_forfeit_a_game(tmp_path):
+    pdn = tmp_path / "info.pdn"
+    code, _, _ = run(mover("sloppy", "--bad-info") + mover("steady") + [
+        "--games", "2", "--pdn", str(pdn), "--max-plies", "40"])
+    assert code == 0
+    assert {g.tags["Termination"] for g in games_of(pdn)} <= {"normal", "adjudication"}
+
+
+def test_a_hub_engine_illegal_move_is_an_illegal_move(tmp_path):
+    pdn = tmp_path / "hub.pdn"
+    faulty = str(ROOT / "tests" / "fake_engines" / "hub_faulty.py")
+    code, _, _ = run(["--engine", "name=hubby", f"cmd={PY} {faulty} illegal", "proto=hub",
+                      "depth=1"] + mover("steady") + [
+        "--games", "2", "--pdn", str(pdn), "--variant", "international", "--openings",
+        "ballots"])
+    assert code == 0
+    games = games_of(pdn)
+    assert [g.tags["Termination"] for g in games] == ["illegal move"] * 2
+    assert "forfeits: bestmove 01-02" in pdn.read_text()

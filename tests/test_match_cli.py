@@ -79,6 +79,13 @@ def one_line_error(capsys, args: List[str]) -> str:
      "engine name 'a\\nb' has a control character"),
     (mover("alpha") + ["--engine", "name=a\tb", "cmd=x", "depth=1"],
      "engine name 'a\\tb' has a control character"),
+    (TWO + ["--pdn", "x.pdn", "--resume", "--overwrite"], "--overwrite (replace them), not both"),
+    (TWO + ["--overwrite"], "--overwrite needs --pdn FILE"),
+    (mover("alpha") + ["--engine", "cmd=x", "depth=1", "depth=3"],
+     "engine 2: 'depth' given twice ('depth=1' and 'depth=3')"),
+    (mover("alpha") + ["--engine", "cmd=x", "depth=1", "option.Hash=1", "option.hash=2"],
+     "given twice"),
+    (TWO + ["--seed", "x"], "--seed: must be an integer"),
 ])
 def test_bad_usage_is_one_line_and_status_2(capsys, args, expected):
     assert expected in one_line_error(capsys, args)
@@ -270,3 +277,30 @@ def test_ctrl_c_abandons_games_of_a_hung_engine_and_leaves_no_engine(tmp_path: P
         os.kill(int(pid), signal.SIGKILL)
     assert left == []
     assert "stalled" not in (pdn.read_text() if pdn.exists() else "")
+
+
+def test_progress_before_the_head_pair_has_played_is_readable(tmp_path):
+    """Three engines, a shard of games beta and gamma play: the head (alpha against the field)
+    has no score yet, and no 'nan' is shown."""
+    out, err = io.StringIO(), io.StringIO()
+    config = config_from_args(mover("alpha") + mover("beta") + mover("gamma") + [
+        "--games", "2", "--concurrency", "1", "--max-plies", "10", "--shard", "5/6"])
+    assert MatchRunner(config, out, err).run() == 0
+    assert "nan" not in err.getvalue()
+
+
+def test_each_keys_are_overridden_by_an_engine_once():
+    spec = parse_engine(["cmd=x", "depth=3"], each=["depth=1"])
+    assert spec.depth == 3
+
+
+def test_an_engine_s_terminal_escapes_are_escaped_in_the_notes_and_the_pdn(tmp_path):
+    pdn = tmp_path / "escapes.pdn"
+    out, err = io.StringIO(), io.StringIO()
+    config = config_from_args(mover("crashy", "--crash", "1", "--escapes") + mover("beta") + [
+        "--games", "2", "--pdn", str(pdn), "--concurrency", "1"])
+    assert MatchRunner(config, out, err).run() == 0
+    text = pdn.read_text()
+    for shown in (err.getvalue(), text):
+        assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b]0;pwned\\x07\\x1b[2Jrandom_mover: simulated crash" in " ".join(text.split())

@@ -21,8 +21,13 @@ the SPRT verdict, time control, variant, date and the load average).  An interru
 continues with the same command plus ``--resume`` (the PDN file holds every finished game);
 an existing games file is never replaced unless ``--overwrite`` says so.
 
+Stopping: Ctrl-C, SIGTERM or SIGHUP is passed on to the runner (SIGINT as SIGINT, the others
+as SIGTERM; the runner runs in its own process group, so a Ctrl-C reaches it once, through this
+script); the runner stops its engines and keeps the finished games, this script waits for it,
+removes the exported trees and says so in one line. A second signal stops the runner at once.
+
 Exit status: 0 when the match ended (whatever the verdict), 2 on bad usage (one line), or the
-runner's status (130 when interrupted).
+runner's status (130 when interrupted; 130 too when a signal came before the runner started).
 """
 from __future__ import annotations
 
@@ -30,11 +35,12 @@ import argparse
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from typing import List, NoReturn, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -45,6 +51,54 @@ WORKTREE = "WORKTREE"
 
 class UsageError(Exception):
     """Bad usage: reported as one line, exit status 2."""
+
+
+class Interrupted(Exception):
+    """A signal came before the runner was started: nothing to wait for."""
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+"""The signals that stop a test (each passed on to the runner)."""
+
+
+class SignalRelay:
+    """Pass a stop signal on to the runner once it runs (SIGINT as SIGINT, SIGTERM and SIGHUP
+    as SIGTERM, the runner's own clean stop); before that, raise :class:`Interrupted`.
+
+    ``received`` is the first signal's number (None while there was none)."""
+
+    def __init__(self) -> None:
+        self.process: "Optional[subprocess.Popen[bytes]]" = None
+        self.starting = False  # the runner is being started: a signal is passed on after
+        self.received: Optional[int] = None
+
+    def install(self) -> None:
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self)
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.received is None:
+            self.received = signum
+        if self.process is None:
+            if self.starting:
+                return  # passed on by started()
+            raise Interrupted(signal.Signals(signum).name)
+        self.forward(signum)
+
+    def started(self, process: "subprocess.Popen[bytes]") -> None:
+        """The runner runs: a signal that came while it was being started is passed on."""
+        self.process = process
+        if self.received is not None:
+            self.forward(self.received)
+
+    def forward(self, signum: int) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            try:
+                process.send_signal(signal.SIGINT if signum == signal.SIGINT else signal.SIGTERM)
+            except OSError:  # it has just ended
+                pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,7 +127,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--openings", default="ballots",
                         help="opening set or file for the runner (default ballots)")
-    parser.add_argument("--seed", default="1")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the order of the openings")
     parser.add_argument("--pdn", help="the games (default: sprt-<variant>-<base>-<new>.pdn in "
                         "the current folder, kept for --resume)")
     keep = parser.add_mutually_exclusive_group()
@@ -231,6 +285,8 @@ def run(argv: Sequence[str]) -> int:
         if not args.dry_run:
             raise UsageError(message)
         print(f"sprt.py: note: {message}", file=sys.stderr)  # (a dry run changes nothing)
+    relay = SignalRelay()
+    relay.install()
     folder = tempfile.mkdtemp(prefix="draughts-sprt-")
     try:
         new_dir = export(new, folder)
@@ -240,7 +296,15 @@ def run(argv: Sequence[str]) -> int:
         print("sprt.py: " + shlex.join(command), file=sys.stderr, flush=True)
         if args.dry_run:
             return 0
-        code = subprocess.call(command, cwd=ROOT)
+        # its own process group: a Ctrl-C at the terminal reaches it once, through the relay
+        relay.starting = True
+        runner = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+        relay.started(runner)
+        code = runner.wait()  # (the relay's handler returns: the wait goes on)
+        if relay.received is not None:
+            print(f"sprt.py: stopped by {signal.Signals(relay.received).name}: the runner kept "
+                  f"the finished games in {pdn} (continue with --resume)", file=sys.stderr)
+            code = code or 130
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         if os.path.exists(pdn):
             row = markdown_row(args, pdn, new_name, base_name, load)
@@ -264,6 +328,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UsageError as exc:
         print(f"sprt.py: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"sprt.py: stopped by {exc} before the match started", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         return 130
 

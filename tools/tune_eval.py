@@ -9,8 +9,10 @@
 fixed depth from random openings (``--random-plies``, kept only when a search of
 ``--check-depth`` scores them within ``--balance`` centi-men: no lost-at-once openings) and
 writes standard PDN (gzip when the name ends in ``.gz``); ``draughts-match`` PDN files serve
-as well.  ``fit`` replays the games, keeps the quiet positions (neither side can capture, no
-king ending) after ``--skip-plies``, labels each with its game's result, and fits the weights
+as well; an existing ``--out`` is continued with ``--resume`` (the games whose ``Round`` it
+lacks) or replaced with ``--overwrite``, never appended to silently.  ``fit`` replays the
+games (not forfeits: a ``Termination`` other than normal or adjudication is skipped), keeps
+the quiet positions (neither side can capture, no king ending) after ``--skip-plies``, labels each with its game's result, and fits the weights
 of :mod:`draughts_engine.evalmodel` by logistic regression: the probability of a White win
 (a draw counting half) is ``1 / (1 + 10 ** (-K * score / 400))`` with ``score`` the model's
 (material fixed: man 100, king the variant's value), the loss the cross-entropy plus
@@ -53,8 +55,20 @@ BLACK_WINS = {"0-1", "0-2"}
 DRAWS = {"1/2-1/2", "1-1"}
 
 
+MAX_OPENING_TRIES = 2000
+"""Random openings tried per game before ``--balance`` is taken for unreachable."""
+
+SCORED_TERMINATIONS = {"normal", "adjudication"}
+"""The ``Termination`` tags of games whose result ``fit`` learns from (a game without the tag
+counts as normal; a forfeit says nothing about its positions)."""
+
+
 class UsageError(Exception):
     """Reported as one line, exit status 2."""
+
+
+class NoOpeningError(Exception):
+    """No random opening within ``--balance`` after :data:`MAX_OPENING_TRIES` tries."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,8 +100,14 @@ def play_one(task: Tuple[str, int, int, Tuple[int, int], int, int, int, str]) ->
     variant, seed, depth, plies, check_depth, balance, max_plies, evaluation = task
     rng = random.Random(seed)
     opening = None
-    while opening is None:
+    for _ in range(MAX_OPENING_TRIES):
         opening = _opening(variant, rng, plies, check_depth, balance)
+        if opening is not None:
+            break
+    else:
+        raise NoOpeningError(f"no opening of {plies[0]}-{plies[1]} random plies scores within "
+                             f"--balance {balance} at --check-depth {check_depth} after "
+                             f"{MAX_OPENING_TRIES} tries (game {seed}): raise --balance")
     game = Game(variant)
     game.push_all(opening)
     engine = Searcher(hash_mb=16, evaluation=evaluation)
@@ -109,25 +129,53 @@ def play_one(task: Tuple[str, int, int, Tuple[int, int], int, int, int, str]) ->
     return game.to_pdn(tags)
 
 
+def rounds_in(path: str) -> set:
+    """The ``Round`` tags of the games in ``path`` (for ``--resume``)."""
+    rounds = set()
+    try:
+        with _open_text(path) as handle:
+            for line in handle:
+                if line.startswith("[Round "):
+                    rounds.add(line[len("[Round "):].strip().rstrip("]").strip().strip('"'))
+    except (OSError, UnicodeDecodeError, EOFError) as exc:
+        raise UsageError(f"cannot read {path} to resume it: {exc}") from None
+    return rounds
+
+
 def selfplay(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     plies = args.random_plies
     tasks = [(variant.name, args.seed * 1000003 + i, args.depth, plies, args.check_depth,
               args.balance, args.max_plies, args.eval) for i in range(args.games)]
+    existing = os.path.isfile(args.out) and os.path.getsize(args.out) > 0
+    if existing and not (args.resume or args.overwrite):
+        raise UsageError(f"{args.out} already has games: add --resume to play the missing "
+                         f"ones, or --overwrite to replace them")
+    if existing and args.resume:
+        done_rounds = rounds_in(args.out)
+        tasks = [task for task in tasks if str(task[1]) not in done_rounds]
+        if not tasks:
+            print(f"{args.out}: all {args.games} games are there", file=sys.stderr)
+            return 0
     opener = gzip.open if args.out.endswith(".gz") else open
     started = time.monotonic()
     try:
-        out_file = opener(args.out, "at", encoding="utf-8")  # type: ignore[operator]
+        out_file = opener(args.out, "wt" if args.overwrite else "at",  # type: ignore[operator]
+                          encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     with out_file as out:
         with multiprocessing.Pool(args.processes) as pool:
-            for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
-                out.write(text.rstrip() + "\n\n")
-                out.flush()
-                if done % 10 == 0 or done == len(tasks):
-                    print(f"\r{done}/{len(tasks)} games, {time.monotonic() - started:.0f} s",
-                          end="", file=sys.stderr, flush=True)
+            try:
+                for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
+                    out.write(text.rstrip() + "\n\n")
+                    out.flush()
+                    if done % 10 == 0 or done == len(tasks):
+                        print(f"\r{done}/{len(tasks)} games, "
+                              f"{time.monotonic() - started:.0f} s",
+                              end="", file=sys.stderr, flush=True)
+            except NoOpeningError as exc:
+                raise UsageError(str(exc)) from None
     print(file=sys.stderr)
     return 0
 
@@ -141,9 +189,13 @@ def _open_text(path: str) -> io.TextIOBase:
     return open(path, encoding="utf-8")
 
 
-def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_plies: int
+def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_plies: int,
+                       skipped: Optional[Dict[str, int]] = None
                        ) -> Iterator[Tuple[int, Variant, Tuple[int, int, int, bool], float]]:
-    """``(game number, variant, raw position, White's result)`` of every quiet position."""
+    """``(game number, variant, raw position, White's result)`` of every quiet position.
+
+    Games whose ``Termination`` is not in :data:`SCORED_TERMINATIONS` (forfeits) are skipped
+    and counted in ``skipped`` (by termination)."""
     names = {v.name for v in variants}
     number = 0
     for path in paths:
@@ -165,6 +217,11 @@ def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_p
                 number += 1
                 game = record.game
                 if game is None or record.error or game.variant.name not in names:
+                    continue
+                termination = record.tags.get("Termination", "normal")
+                if termination.lower() not in SCORED_TERMINATIONS:
+                    if skipped is not None:
+                        skipped[termination] = skipped.get(termination, 0) + 1
                     continue
                 token = record.result or record.tags.get("Result", "*")
                 if token in WHITE_WINS:
@@ -270,8 +327,9 @@ def fit(args: argparse.Namespace) -> int:
     labels: List[float] = []
     games: List[int] = []
     started = time.monotonic()
+    skipped: Dict[str, int] = {}
     for number, variant, (w, b, k, wtm), result in labelled_positions(
-            args.files, variants, args.skip_plies):
+            args.files, variants, args.skip_plies, skipped):
         values = features(variant, w, b, k)
         rows.append([(index[name], value) for name, value in values.items() if value])
         white_k, black_k = w & k, b & k
@@ -282,6 +340,10 @@ def fit(args: argparse.Namespace) -> int:
         hand.append(float(score))
         labels.append(result)
         games.append(number)
+    if skipped:
+        print(f"skipped {sum(skipped.values())} game(s) that did not end normally ("
+              + ", ".join(f"{n} {t}" for t, n in sorted(skipped.items())) + ")",
+              file=sys.stderr)
     if not rows:
         raise UsageError(f"no labelled quiet positions of {args.variant} in the files (games "
                          "of other variants, without a result or not readable are skipped)")
@@ -380,6 +442,11 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     play.add_argument("--eval", default="full")
     play.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     play.add_argument("--out", required=True)
+    keep = play.add_mutually_exclusive_group()
+    keep.add_argument("--resume", action="store_true",
+                      help="play only the games (Round tags) --out does not have yet")
+    keep.add_argument("--overwrite", action="store_true",
+                      help="replace the games of an existing --out (they are lost)")
     tune = sub.add_parser("fit", help="fit weights on PDN games")
     tune.add_argument("files", nargs="+")
     tune.add_argument("--variant", default="english",
@@ -416,6 +483,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                                  f"not {getattr(args, name)}")
         if args.check_depth < 0:
             raise UsageError(f"--check-depth must not be negative, not {args.check_depth}")
+        if args.balance < 0:
+            raise UsageError(f"--balance must not be negative (a bound on |score|), "
+                             f"not {args.balance}")
         if args.eval not in evaluation_names():
             raise UsageError(f"--eval: unknown evaluation {args.eval!r} (one of "
                              f"{', '.join(evaluation_names())})")

@@ -47,6 +47,7 @@ from protocol.client.errors import (
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
+    IllegalBestMoveError,
     ProtocolError,
 )
 from protocol.client.parsers import parse_bestmove, parse_id, parse_info, parse_option
@@ -60,6 +61,7 @@ __all__ = [
     "EngineTimeoutError",
     "EngineTerminatedError",
     "ProtocolError",
+    "IllegalBestMoveError",
     "CommandRejectedError",
     "ClientStateError",
     "InfoReport",

@@ -8,6 +8,7 @@ and reaps the engine.  :class:`protocol.client.engine.Engine` (PROTOCOL.md) and
 from __future__ import annotations
 
 import dataclasses
+import math
 import queue
 import time
 from typing import (IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type,
@@ -77,7 +78,10 @@ class EngineConnection:
         self.options: Dict[str, EngineOption] = {}
         self._transport = transport
         self._transcript = Transcript(transcript_lines, log)
-        self._inbox: "queue.Queue[Optional[str]]" = queue.Queue()
+        # each line with the time it was read (the reader thread stamps it: a search's time is
+        # measured to the arrival of its result, not to the end of the client's parsing)
+        self._inbox: "queue.Queue[Optional[Tuple[str, float]]]" = queue.Queue()
+        self._arrived = 0.0  # the arrival time of the last line _next_line returned
         self._eof = False
         self._closed = False
         self._quitting = False  # set by quit() before it sends: waits elsewhere are abandoned
@@ -218,11 +222,14 @@ class EngineConnection:
         """Search with ``limits`` and wait for the best move.
 
         ``timeout`` defaults to the time the limits allow plus ``go_margin`` (or
-        ``search_timeout``). ``on_info`` sees each ``info`` report as it is read. For
-        ``infinite`` and ``ponder`` use :meth:`start_search` and :meth:`stop`.
+        ``search_timeout``); ``float("inf")`` waits as long as it takes; a negative or NaN
+        timeout raises :class:`ValueError` before anything is sent. ``on_info`` sees each
+        ``info`` report as it is read. For ``infinite`` and ``ponder`` use
+        :meth:`start_search` and :meth:`stop`.
         """
         if limits.infinite or limits.ponder:
             raise ValueError("go(infinite/ponder) never ends by itself: use start_search()")
+        _check_timeout(timeout)
         self.start_search(limits, on_info=on_info)
         return self.wait_bestmove(timeout)
 
@@ -244,6 +251,7 @@ class EngineConnection:
 
     def stop(self, timeout: Optional[float] = None) -> GoResult:
         """``stop`` the running search and return its result (waits at most ``timeout``)."""
+        _check_timeout(timeout)
         search = self._require_search()
         if search.result is None:
             self.send_raw("stop")
@@ -255,6 +263,7 @@ class EngineConnection:
         A timeout leaves the search running in the client's view, so :meth:`stop` can follow.
         Raises :class:`CommandRejectedError` when the engine refused the search.
         """
+        _check_timeout(timeout)
         search = self._require_search()
         if timeout is None:
             timeout = self._search_budget(search.limits)
@@ -293,14 +302,16 @@ class EngineConnection:
     def _on_line(self, line: Optional[str]) -> None:
         if line is None:
             self._transcript.add("#", "end of engine output")
+            self._inbox.put(None)
         else:
             self._transcript.add("<", line)
-        self._inbox.put(line)
+            self._inbox.put((line, time.monotonic()))
 
     def _on_stderr(self, line: str) -> None:
         self._transcript.add("!", line)
 
     def _deadline(self, timeout: Optional[float]) -> float:
+        _check_timeout(timeout)
         return time.monotonic() + (self.timeout if timeout is None else timeout)
 
     def _exit_status(self) -> Optional[int]:
@@ -312,14 +323,18 @@ class EngineConnection:
             if self._quitting:  # quit() from another thread: whatever was awaited is abandoned
                 raise self._abandoned(f"while waiting for {waiting_for}")
             try:
-                line = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+                if deadline == math.inf:
+                    item = self._inbox.get()
+                else:
+                    item = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise EngineTimeoutError(
                     f"timed out waiting for {waiting_for}", self.transcript
                 ) from None
-            if line is None:
+            if item is None:
                 self._eof = True
                 break
+            line, self._arrived = item
             if not self._SKIP_BLANK_LINES or line.strip():
                 return line
         if self._quitting:  # the end of output that quit() asked for
@@ -347,7 +362,7 @@ class EngineConnection:
         ``search`` is the one the caller read once: another thread may :meth:`quit` (and
         clear ``_search``) at any moment, and the report then goes to the abandoned search.
         """
-        search.infos.append(report)
+        search.infos.add(report)
         if search.on_info is not None:
             search.on_info(report)
 
@@ -375,6 +390,12 @@ class EngineConnection:
         deadline = self._deadline(timeout)
         self.send_raw(line)
         self._confirm(deadline)
+
+
+def _check_timeout(timeout: Optional[float]) -> None:
+    """A timeout is None (the default), a number of seconds >= 0, or ``inf`` (no limit)."""
+    if timeout is not None and not timeout >= 0:  # (NaN compares false)
+        raise ValueError(f"a timeout is a number of seconds >= 0 (or inf), got {timeout!r}")
 
 
 def _exit_note(code: Optional[int]) -> str:

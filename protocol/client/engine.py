@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from draughts_engine.search.limits import SearchLimits
 from protocol.client.connection import EngineConnection
 from protocol.client.errors import CommandRejectedError, ProtocolError
+from protocol.client.infos import InfoLog
 from protocol.client.parsers import (error_reason, first_word, parse_bestmove, parse_id,
                                      parse_info, parse_option)
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
@@ -32,8 +34,10 @@ class _Search:
 
     limits: SearchLimits
     on_info: Optional[Callable[[InfoReport], None]]
-    infos: List[InfoReport]
+    infos: InfoLog = field(default_factory=InfoLog)
+    sent: float = 0.0  # when go was sent (time.monotonic)
     result: Optional[BestMove] = None
+    arrived: float = 0.0  # when the bestmove line was read
 
 
 class Engine(EngineConnection):
@@ -44,6 +48,8 @@ class Engine(EngineConnection):
     ``quit_timeout`` is how long to wait at each step of the quit/terminate/kill ladder. With
     ``strict`` (default) an unexpected line raises :class:`ProtocolError`; otherwise it is only
     recorded in the transcript. ``info string`` lines are always accepted and ignored.
+    ``info`` lines are advice: read leniently (a malformed field is left out of its report,
+    never an error), and parsed only when needed (:mod:`protocol.client.infos`).
     """
 
     _search: Optional[_Search]
@@ -141,8 +147,10 @@ class Engine(EngineConnection):
         """Send ``go <limits>`` and return at once; finish with :meth:`stop` or
         :meth:`wait_bestmove`."""
         self._require_idle()
-        self.send_raw(" ".join(["go"] + go_tokens(limits)))
-        self._search = _Search(limits, on_info, [])
+        line = " ".join(["go"] + go_tokens(limits))
+        sent = time.monotonic()
+        self.send_raw(line)
+        self._search = _Search(limits, on_info, sent=sent)
 
     # ------------------------------------------------------------------ internals
 
@@ -165,8 +173,12 @@ class Engine(EngineConnection):
             return False
         if word == "bestmove":
             search.result = self._parsed(parse_bestmove, line)
+            search.arrived = self._arrived
             return True
-        self._add_info(search, self._parsed(parse_info, line))
+        if search.on_info is None:
+            search.infos.add_line(line)  # parsed (or not) when the result is built
+        else:
+            self._add_info(search, parse_info(line, lenient=True))
         return True
 
     def _confirm(self, deadline: float) -> None:
@@ -196,4 +208,5 @@ class Engine(EngineConnection):
                 raise CommandRejectedError(error_reason(line), self.transcript)
             self._unexpected(line, "during a search")
         self._search = None
-        return GoResult(search.result.move, search.result.ponder, tuple(search.infos))
+        return GoResult(search.result.move, search.result.ponder, search.infos.reports(),
+                        max(0.0, search.arrived - search.sent))

@@ -13,6 +13,7 @@ __all__ = [
     "EngineTimeoutError",
     "EngineTerminatedError",
     "ProtocolError",
+    "IllegalBestMoveError",
     "CommandRejectedError",
     "ClientStateError",
 ]
@@ -48,6 +49,16 @@ class EngineTerminatedError(EngineError):
 
 class ProtocolError(EngineError):
     """The engine wrote a line that breaks the protocol (malformed, or unexpected here)."""
+
+
+class IllegalBestMoveError(ProtocolError):
+    """The engine's best move is not legal in the searched position (a client that knows the
+    position tells: the Hub client; a match calls it an illegal move, not a protocol error).
+    ``move`` is the move as the engine wrote it."""
+
+    def __init__(self, message: str, move: str, transcript: Sequence[str] = ()) -> None:
+        super().__init__(message, transcript)
+        self.move = move
 
 
 class CommandRejectedError(EngineError):

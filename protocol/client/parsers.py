@@ -48,16 +48,20 @@ def _to_int(token: Optional[str], what: str, line: str, signed: bool = False) ->
     return int(token)  # type: ignore[arg-type]
 
 
-def parse_info(line: str) -> InfoReport:
+def parse_info(line: str, lenient: bool = False) -> InfoReport:
     """Parse an ``info`` line (PROTOCOL.md, ``go``) into an :class:`InfoReport`.
 
     ``pv`` and ``string`` take the rest of the line (``string`` verbatim). Unknown tokens are
     skipped, so engines may add fields. Raises :class:`ProtocolError` for a line that is not
-    ``info``, a known field given twice or with a malformed value.
+    ``info``, a known field given twice or with a malformed value; with ``lenient`` such a
+    field is left out instead (the report keeps the others: an ``info`` line is advice, and
+    one bad field must not cost a game), and only a line that is not ``info`` raises.
 
     >>> parse_info("info depth 3 score mate -2 nodes 91 pv 11-15 23-19")
     InfoReport(depth=3, seldepth=None, score_cp=None, score_mate=-2, nodes=91, nps=None, \
 time_ms=None, hashfull=None, pv=('11-15', '23-19'), string=None)
+    >>> parse_info("info depth 3 nps 7501.5 score cp 12", lenient=True).nps is None
+    True
     """
     spans = token_spans(line)
     if not spans or spans[0][0] != "info":
@@ -73,23 +77,28 @@ time_ms=None, hashfull=None, pv=('11-15', '23-19'), string=None)
             values["pv"] = tuple(t for t, _, _ in spans[index + 1 :])
             break
         nxt = spans[index + 1][0] if index + 1 < len(spans) else None
-        if token == "score":
-            if "score" in values:
-                raise ProtocolError(f"score given twice in {line!r}")
-            if nxt not in ("cp", "mate"):
-                raise ProtocolError(f"score needs cp or mate, got {nxt!r} in {line!r}")
-            score_token = spans[index + 2][0] if index + 2 < len(spans) else None
-            values["score"] = True
-            values["score_" + nxt] = _to_int(score_token, "score " + nxt, line, signed=True)
-            index += 3
-        elif token in _INFO_INTS:
-            name = _INFO_INTS[token]
-            if name in values:
-                raise ProtocolError(f"{token} given twice in {line!r}")
-            values[name] = _to_int(nxt, token, line)
-            index += 2
-        else:
-            index += 1
+        try:
+            if token == "score":
+                index += 3
+                if "score" in values:
+                    raise ProtocolError(f"score given twice in {line!r}")
+                if nxt not in ("cp", "mate"):
+                    index -= 1  # (the token after score is not a kind: it may be a field)
+                    raise ProtocolError(f"score needs cp or mate, got {nxt!r} in {line!r}")
+                score_token = spans[index - 1][0] if index - 1 < len(spans) else None
+                values["score_" + nxt] = _to_int(score_token, "score " + nxt, line, signed=True)
+                values["score"] = True
+            elif token in _INFO_INTS:
+                index += 2
+                name = _INFO_INTS[token]
+                if name in values:
+                    raise ProtocolError(f"{token} given twice in {line!r}")
+                values[name] = _to_int(nxt, token, line)
+            else:
+                index += 1
+        except ProtocolError:
+            if not lenient:
+                raise
     values.pop("score", None)
     return InfoReport(**values)
 

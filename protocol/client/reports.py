@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
 __all__ = ["InfoReport", "BestMove", "EngineOption", "GoResult"]
@@ -56,11 +56,18 @@ class EngineOption:
 
 @dataclass(frozen=True)
 class GoResult:
-    """The outcome of one search: ``bestmove`` None means the side to move had no move."""
+    """The outcome of one search: ``bestmove`` None means the side to move had no move.
+
+    ``infos`` holds the last reports (:data:`protocol.client.infos.INFO_KEPT`, and the last
+    one with a depth when it is older), not all of them: an engine may write any number.
+    ``elapsed`` is the time in seconds from sending ``go`` to the arrival of the result line
+    (read by the client's reader thread: the client's own parsing is not charged), None when
+    unknown."""
 
     bestmove: Optional[str]
     ponder: Optional[str]
     infos: Tuple[InfoReport, ...] = ()
+    elapsed: Optional[float] = field(default=None, compare=False)  # a measure, not a value
 
     @property
     def last_info(self) -> Optional[InfoReport]:

@@ -6,9 +6,28 @@ import collections
 import threading
 from typing import IO, Callable, Deque, Tuple, Union
 
-__all__ = ["Transcript", "LogTarget"]
+__all__ = ["Transcript", "LogTarget", "printable"]
 
 LogTarget = Union[Callable[[str], None], IO[str], None]
+
+
+def printable(text: str) -> str:
+    r"""``text`` safe to show on a terminal or in a file: control characters (C0, DEL, C1: an
+    engine's terminal escapes, a window title, a screen clear) written as escapes.
+
+    >>> print(printable("\x1b]0;title\x07\x1b[2Jok\tdone"))
+    \x1b]0;title\x07\x1b[2Jok\tdone
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            out.append(repr(char)[1:-1] if char in "\t\n\r" else f"\\x{code:02x}")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 class Transcript:

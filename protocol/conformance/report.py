@@ -21,6 +21,8 @@ import shlex
 import threading
 from typing import Sequence, TextIO, Tuple
 
+from protocol.client.transcript import printable
+
 from .config import FAIL, PASS, SKIP, CheckResult, Config
 from .text import plural
 
@@ -42,12 +44,13 @@ class Reporter:
         self._closed = False
 
     def line(self, text: str) -> None:
-        """Write one line and flush (CI logs show progress as it happens)."""
+        """Write one line and flush (CI logs show progress as it happens); control characters
+        (an engine's terminal escapes in a transcript line) are written as escapes."""
         with self._lock:
             if self._closed:
                 return
             try:
-                self._out.write(text + "\n")
+                self._out.write(printable(text) + "\n")
                 self._out.flush()
             except (BrokenPipeError, ValueError):  # ValueError: the stream was closed
                 self._closed = True

@@ -26,7 +26,8 @@ Connection checks for any Hub engine: ``python3 -m protocol.conformance --hub --
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts_engine.errors import DraughtsError
@@ -41,8 +42,10 @@ from protocol.client.errors import (
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
+    IllegalBestMoveError,
     ProtocolError,
 )
+from protocol.client.infos import InfoLog
 from protocol.client.reports import EngineOption, GoResult, InfoReport
 from protocol.client.transport import Transport
 from protocol.hub.wire import (
@@ -197,7 +200,8 @@ class _HubSearch:
     limits: SearchLimits
     root: Position
     on_info: Optional[Callable[[InfoReport], None]]
-    infos: List[InfoReport]
+    infos: InfoLog = field(default_factory=InfoLog)
+    sent: float = 0.0  # when go was sent (time.monotonic)
     result: Optional[GoResult] = None
 
 
@@ -366,16 +370,22 @@ class HubEngine(EngineConnection):
         if pairs:
             self.send_raw(format_hub_line("level", *pairs))
         mode = "ponder" if limits.ponder else "analyze" if limits.infinite else "think"
+        sent = time.monotonic()
         self.send_raw(f"go {mode}")
-        self._search = _HubSearch(limits, self.position_now, on_info, [])
+        self._search = _HubSearch(limits, self.position_now, on_info, sent=sent)
 
     # ------------------------------------------------------------------ internals
 
     def _parsed(self, line: str) -> Tuple[str, List[Tuple[str, Optional[str]]]]:
+        """The line's command and pairs; a malformed line is skipped ("", []) unless strict,
+        but a malformed ``done`` during a search is always an error (waiting on would stall
+        until a timeout)."""
         try:
             return parse_hub_line(line)
         except HubSyntaxError as exc:
-            if self.strict:
+            words = line.split()
+            searching = self._search is not None and self._search.result is None
+            if self.strict or (searching and words and words[0] == "done"):
                 raise ProtocolError(f"malformed line {line!r}: {exc}", self.transcript) from None
             return "", []
 
@@ -388,14 +398,12 @@ class HubEngine(EngineConnection):
         if command == "info":
             try:
                 report = parse_hub_info(line, search.root)
-            except ProtocolError as exc:
-                if self.strict:
-                    raise ProtocolError(exc.message, self.transcript) from None
+            except ProtocolError:  # an info line is advice: a malformed one is skipped
                 return True
             self._add_info(search, report)
             return True
         args = [(k, v) for k, v in pairs]
-        if self.strict and args and args[0][0] != "move":
+        if args and args[0][0] != "move" and (self.strict or "move" not in dict(args)):
             raise ProtocolError(f"done must start with move=: {line!r}", self.transcript)
         values = {k: v for k, v in args}
         best_text, ponder_text = values.get("move"), values.get("ponder")
@@ -404,15 +412,16 @@ class HubEngine(EngineConnection):
             try:
                 move = parse_hub_move_text(search.root, best_text)
             except DraughtsError as exc:
-                raise ProtocolError(f"done move={best_text} is not a legal move: {exc}",
-                                    self.transcript) from None
+                raise IllegalBestMoveError(f"done move={best_text} is not a legal move: {exc}",
+                                           best_text, self.transcript) from None
             best = move.pdn()
             if ponder_text:
                 try:
                     ponder = parse_hub_move_text(search.root.play_raw(move.raw), ponder_text).pdn()
                 except DraughtsError:
                     ponder = None
-        search.result = GoResult(best, ponder, tuple(search.infos))
+        search.result = GoResult(best, ponder, search.infos.reports(),
+                                 max(0.0, self._arrived - search.sent))
         return True
 
     def _await_result(self, deadline: float) -> GoResult:

@@ -34,6 +34,7 @@ __all__ = ["config_from_args", "merge_main", "main", "parse_sprt"]
 MAX_OPENING_PLIES = 200
 MAX_CONCURRENCY = 1024
 MAX_SECONDS = 10 ** 6
+MAX_SEED = 2 ** 63 - 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -94,9 +95,9 @@ def _match_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opening-plies", type=_int_in(0, MAX_OPENING_PLIES), default=None,
                         metavar="N",
                         help="random openings of N plies (default 4; 0: the start position)")
-    parser.add_argument("--seed", default="1",
+    parser.add_argument("--seed", type=_int_in(0, MAX_SEED), default=1,
                         help="seed of the random openings and of the order of a built-in set "
-                             "(default 1)")
+                             "(a whole number; default 1)")
     parser.add_argument("--pdn", metavar="FILE", help="append each finished game to FILE")
     parser.add_argument("--resume", action="store_true",
                         help="skip the games already in --pdn FILE and play the rest")
@@ -156,6 +157,12 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
     args = _match_parser().parse_args(list(argv))
     if len(args.engine) < 2:
         raise MatchError("give at least two --engine")
+    if args.resume and args.overwrite:
+        raise MatchError("give --resume (continue the games of --pdn) or --overwrite (replace "
+                         "them), not both")
+    if args.overwrite and not args.pdn:
+        raise MatchError("--overwrite needs --pdn FILE")
+
     try:
         variant = get_variant(args.variant)
     except ValueError as exc:

@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from draughts_engine.variants import get_variant
 from protocol.client import (CommandRejectedError, Engine, EngineError, EngineTimeoutError,
                              ProcessTransport)
+from protocol.client.transcript import printable
 from protocol.commands import DEFAULT_VARIANT
 from protocol.match.clock import MAX_CLOCK_MS, TimeControl, parse_seconds
 from protocol.match.errors import EngineStartError, MatchError, bounded_int, quoted
@@ -67,10 +68,17 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = (), number: int = 
     """
     values: Dict[str, str] = {}
     options: Dict[str, Tuple[str, str]] = {}
-    for token in list(each) + list(tokens):
+    own: Dict[str, str] = {}  # the keys of ``tokens`` (each may be given once)
+    for position, token in enumerate(list(each) + list(tokens)):
         key, sep, value = token.partition("=")
         if not sep or not key:
             raise MatchError(f"engine {number}: expected key=value, got {quoted(token)}")
+        if position >= len(each):
+            folded = key.casefold() if key.startswith("option.") else key
+            if folded in own:
+                raise MatchError(f"engine {number}: {quoted(key)} given twice "
+                                 f"({quoted(own[folded])} and {quoted(token)})")
+            own[folded] = token
         if key.startswith("option."):
             name = key[len("option."):]
             if not name:
@@ -127,12 +135,13 @@ def _engine_class(spec: EngineSpec) -> Any:
 
 def stderr_tail(engine: Any, lines: int = STDERR_LINES) -> Tuple[str, ...]:
     """The last ``lines`` non-blank lines the engine wrote to stderr (after it was reaped, all
-    of them have been read)."""
+    of them have been read), control characters escaped (:func:`printable`: an engine's
+    terminal escapes reach neither the runner's terminal nor the PDN comment)."""
     try:
         captured = engine.stderr_lines  # a property of the client's engines
     except (AttributeError, EngineError):
         return ()
-    return tuple(line.rstrip() for line in captured if line.strip())[-lines:]
+    return tuple(printable(line.rstrip()) for line in captured if line.strip())[-lines:]
 
 
 def exited_note(code: int) -> str:

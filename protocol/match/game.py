@@ -26,6 +26,7 @@ from protocol.client import (
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
+    IllegalBestMoveError,
 )
 from protocol.match.clock import MAX_CLOCK_MS, Clock
 from protocol.match.config import MatchConfig
@@ -191,7 +192,9 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                 searching = True
                 started = time.monotonic()
                 result = _search(engine, slot, limits, timeout)
-                elapsed_ms = (time.monotonic() - started) * 1000
+                # to the arrival of the bestmove line (the runner's reading is not charged)
+                elapsed_ms = 1000 * (result.elapsed if result.elapsed is not None
+                                     else time.monotonic() - started)
             except (EngineError, _EngineExited):
                 if abort.is_set():
                     return None  # interrupted (its engines stopped): abandoned, not scored
@@ -218,6 +221,8 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
             slot.discard()
             return forfeit(side, "protocol error", f"the engine answered error {exc.reason}",
                            engine)
+        except IllegalBestMoveError as exc:  # (a Hub engine: its client knows the position)
+            return forfeit(side, "illegal move", f"bestmove {exc.move}: {exc.message}")
         except EngineError as exc:
             slot.discard()
             return forfeit(side, "protocol error", exc.message, engine)

@@ -296,9 +296,12 @@ class MatchRunner:
         result = GameResult(record.outcome, "").score_text()
         error = "inf" if math.isinf(est.error) or math.isnan(est.error) else f"{est.error:.0f}"
         text = (f"[{len(self.records)}/{total}] #{(record.index or 0) + 1} {record.white} - "
-                f"{record.black} {result} ({record.termination}) | {head.first} "
-                f"+{head.wins} ={head.draws} -{head.losses} {percent(est.score)} "
-                f"Elo {format_elo(est.elo, 0)} +/- {error}")
+                f"{record.black} {result} ({record.termination}) | {head.first} ")
+        if head.wins + head.draws + head.losses == 0:  # (no score, no Elo: not "nan")
+            text += "has not played yet"
+        else:
+            text += (f"+{head.wins} ={head.draws} -{head.losses} {percent(est.score)} "
+                     f"Elo {format_elo(est.elo, 0)} +/- {error}")
         if self.config.sprt is not None:
             llr, _ = sprt_status(head.wins, head.draws, head.losses, self.config.sprt)
             text += f" LLR {llr:.2f}"

@@ -5,13 +5,15 @@ so two runs of the same match plan produce the same games. Misbehaviour can be s
 decided by the same deterministic draw per search, so it hits the same games every run:
 
     random_mover.py [--seed S] [--name N] [--crash P] [--hang P] [--illegal P] [--think MS]
-                    [--crash-at-start]
+                    [--crash-at-start] [--bad-info] [--escapes]
 
 ``--crash P``: with probability P a search exits the process (status 3) instead of answering;
 ``--hang P``: a search never answers (and SIGTERM is ignored from then on); ``--illegal P``: a
 search answers an illegal move; ``--think MS``: every search sleeps MS milliseconds first
 (with a clock in ``go``, at most a tenth of the remaining time unless ``--overstep`` is given).
 ``--crash-at-start``: exit before answering ``uci`` (after a line on stderr).
+``--bad-info``: each search also writes malformed ``info`` lines (``nps 7501.5``, ``depth x``).
+``--escapes``: the crash message on stderr carries terminal escapes (a title, a screen clear).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def main() -> int:
     parser.add_argument("--think", type=int, default=0)
     parser.add_argument("--overstep", action="store_true")
     parser.add_argument("--crash-at-start", action="store_true")
+    parser.add_argument("--bad-info", action="store_true")
+    parser.add_argument("--escapes", action="store_true")
     parser.add_argument("--mute-after-newgame", action="store_true",
                         help="answer nothing after the first ucinewgame (a hung engine)")
     args = parser.parse_args()
@@ -114,7 +118,8 @@ def main() -> int:
             rng = random.Random(f"{args.seed}|{variant.name}|{fen}|{' '.join(moves)}")
             draw = rng.random()
             if draw < args.crash:
-                sys.stderr.write("random_mover: simulated crash\n")
+                sys.stderr.write("\x1b]0;pwned\x07\x1b[2Jrandom_mover: simulated crash\n"
+                                 if args.escapes else "random_mover: simulated crash\n")
                 sys.stderr.flush()
                 os._exit(3)
             draw -= args.crash
@@ -137,6 +142,9 @@ def main() -> int:
                 say("bestmove 1-2")  # never legal: 1 and 2 are on the same row
             else:
                 move = legal[rng.randrange(len(legal))]
+                if args.bad_info:
+                    say(f"info depth 1 nps 7501.5 score cp 3 pv {move}")
+                    say("info depth x nodes 5")
                 say(f"info depth 1 seldepth 1 score cp 0 nodes {len(legal)} nps 1000 time 1 "
                     f"hashfull 0 pv {move}")
                 say(f"bestmove {move}")
