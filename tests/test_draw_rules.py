@@ -4,9 +4,7 @@ Brazilian): when a count starts, when it goes on and when it starts afresh.
 Repetitions are avoided and every walk is found by a deterministic search, so each
 test checks one rule.  Sources: docs/variants.md.
 """
-from typing import Callable, List, Optional
-
-import pytest
+from typing import Callable, Optional
 
 from draughts_engine import Game, Position
 from draughts_engine.variants import get_variant
@@ -26,36 +24,12 @@ def play(game: Game, moves: str) -> Optional[int]:
 
 def walk(game: Game, plies: int, keep: Callable[[Position], bool]) -> None:
     """Play ``plies`` quiet king moves to new positions that ``keep`` accepts and that
-    offer no capture (a deterministic depth-first search), checking that the game
-    goes on before each one."""
-    seen = set(game.positions)
-    path: List = []
-    budget = [20000]
+    offer no capture (:func:`test_game.king_walk`), checking that the game goes on
+    before each one."""
+    def ongoing(g: Game) -> None:
+        assert g.result().outcome is None, (g.ply, g.result())
 
-    def search(position: Position, left: int) -> bool:
-        if left == 0:
-            return True
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        for move in position.legal_moves():
-            if move.captured or position.piece_at(move.start) not in ("W", "B"):
-                continue
-            after = position.play(move)
-            if after in seen or after.has_capture() or not after.raw_moves() or not keep(after):
-                continue
-            seen.add(after)
-            path.append(move)
-            if search(after, left - 1):
-                return True
-            path.pop()
-            seen.discard(after)
-        return False
-
-    assert search(game.position, plies), f"no walk of {plies} plies from {game.position.fen()}"
-    for move in path:
-        assert game.result().outcome is None, (game.ply, game.result())
-        game.push(move)
+    king_walk(game, plies, ongoing, keep)
 
 
 # ---- FMJD (International and the variants sharing its rules) ---------------------------------

@@ -202,23 +202,26 @@ def test_blocked_side_loses_after_the_move(variant, fen, move):
 
 
 # ---- draw rules ----------------------------------------------------------------------------------
-def _quiet_king_moves(position: Position, seen) -> list:
-    """Non-capturing king moves to positions not in ``seen`` after which the opponent
-    has a move and no capture."""
+def _quiet_king_moves(position: Position, seen,
+                      keep: Callable[[Position], bool] = lambda after: True) -> list:
+    """Non-capturing king moves to positions not in ``seen`` (and that ``keep`` accepts)
+    after which the opponent has a move and no capture."""
     out = []
     for move in position.legal_moves():
         if move.captured or position.piece_at(move.start) not in ("W", "B"):
             continue
         after = position.play(move)
-        if after in seen or after.has_capture() or not after.raw_moves():
+        if after in seen or after.has_capture() or not after.raw_moves() or not keep(after):
             continue
         out.append((move, after))
     return out
 
 
-def king_walk(game: Game, plies: int, check: Callable[[Game], None]) -> None:
+def king_walk(game: Game, plies: int, check: Callable[[Game], None],
+              keep: Callable[[Position], bool] = lambda after: True) -> None:
     """Play ``plies`` non-capturing king moves, every one to a position not seen before
-    in the game (so repetition never triggers), never offering a capture.  The walk is
+    in the game (so repetition never triggers), never offering a capture, each to a
+    position ``keep`` accepts.  The walk is
     found by a depth-first search (deterministic), then played with ``check(game)``
     before every move."""
     seen = set(game.positions)
@@ -230,7 +233,7 @@ def king_walk(game: Game, plies: int, check: Callable[[Game], None]) -> None:
             return True
         budget[0] -= 1
         assert budget[0] > 0, f"no king walk of {plies} plies from {game.position.fen()}"
-        for move, after in _quiet_king_moves(position, seen):
+        for move, after in _quiet_king_moves(position, seen, keep):
             seen.add(after)
             path.append(move)
             if search(after, left - 1):
