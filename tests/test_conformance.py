@@ -44,6 +44,7 @@ from protocol.conformance import (
     strip_volatile,
     validate_handshake,
 )
+from protocol.conformance.latency import AnswerTimes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAKES = os.path.join(ROOT, "tests", "fake_engines")
@@ -309,8 +310,43 @@ def test_watchdog_kills_a_check_that_overruns_its_budget():
     finally:
         harness.close()
     assert result.status == "FAIL" and "budget of 1.0 s" in result.reason
+    assert "no answer to 'isready' for " in result.reason  # the step that hung is named
     assert any("engine killed" in entry for entry in result.transcript)
     assert time.monotonic() - started < 30.0  # the blocked read alone would take 60 s
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_answer_times_name_the_slowest_answer_and_the_unanswered_command():
+    clock = FakeClock()
+    times = AnswerTimes(clock)
+    assert times.summary() == ""
+    for command, delay in (("setoption name Hash value 1", 0.0), ("isready", 2.5),
+                           ("isready", 0.2), ("isready", 1.5)):
+        times.record("> " + command)
+        clock.now += delay
+        times.record("< readyok")
+    times.record("< info string late")  # a second line answers nothing: not timed
+    assert times.summary() == "slowest answer 'readyok' 2500 ms after 'isready' (1 more took 1 s or longer)"
+    times.record("> go depth 40")
+    clock.now += 7.25
+    assert times.summary().endswith("; no answer to 'go depth 40' for 7.2 s")
+
+
+def test_answer_times_stay_silent_when_every_answer_was_quick():
+    clock = FakeClock()
+    times = AnswerTimes(clock)
+    for _ in range(3):
+        times.record("> isready")
+        clock.now += 0.5
+        times.record("< readyok")
+    assert times.summary() == ""
 
 
 # --------------------------------------------------------------------------- real server

@@ -31,6 +31,7 @@ from draughts_engine import Position
 
 from .config import FAIL, PASS, SKIP, CheckResult, Config
 from .errors import CheckFailed, CheckSkipped, EngineStartError, SetupError, fail
+from .latency import AnswerTimes
 from .oracle import Rules
 from .text import first_word, is_info_string
 from .validators import (
@@ -317,6 +318,7 @@ class Harness:
         self._shared: Optional[EngineHandle] = None
         self._setup_failure: Optional[str] = None
         self._log: Deque[str] = collections.deque(maxlen=400)
+        self._answers = AnswerTimes()
 
     @property
     def setup_failure(self) -> Optional[str]:
@@ -328,6 +330,7 @@ class Harness:
     def record(self, entry: str) -> None:
         """Called by the clients for every line exchanged (from reader threads too)."""
         self._log.append(entry)
+        self._answers.record(entry)
         if self.config.verbose:
             self._echo("      " + entry)
 
@@ -392,6 +395,7 @@ class Harness:
     def run(self, check: Check, budget: float) -> CheckResult:
         """Run one check under ``budget`` seconds and return its result."""
         self._log = collections.deque(maxlen=400)
+        self._answers = AnswerTimes()
         context = Context(self)
         outcome: Dict[str, Tuple[str, str]] = {}
         started = time.monotonic()
@@ -400,12 +404,14 @@ class Harness:
         worker.start()
         worker.join(budget)
         if worker.is_alive():
+            slow_steps = self._answers.summary()  # before the kill ends the waits
             self._log.append(f"# check exceeded its budget of {budget:.1f} s: engine killed")
             context.cancelled = True
             self._kill_all(context)
             worker.join(3.0)
             status, reason = FAIL, (f"did not finish within its budget of {budget:.1f} s; "
-                                    "the engine was killed")
+                                    "the engine was killed"
+                                    + (f"; {slow_steps}" if slow_steps else ""))
         else:
             status, reason = outcome.get("result", (FAIL, "the check ended without a result"))
         seconds = time.monotonic() - started
