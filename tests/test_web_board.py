@@ -92,7 +92,7 @@ def test_person_move_engine_reply_undo_redo_goto(boards):
     board = boards()
     state = board.snapshot()
     assert state["size"] == 10 and len(state["pieces"]) == 50 and state["turn"] == "white"
-    assert {"pdn": "32-28", "paths": [[32, 28]]} in state["legal"]
+    assert {"pdn": "32-28", "text": "32-28", "paths": [[32, 28]]} in state["legal"]
     state = board.act("move", text="32-28")
     assert texts(state)[0] == "32-28" and state["legal"] == []
     state = wait(board, lambda s: s["ply"] == 2 and s["thinking"] is None, "the engine's reply")

@@ -32,6 +32,12 @@ Contract:
   :class:`EngineFailure` (an engine crashed, hung, or played an illegal move). A failed call
   leaves the game as it was.
 * Sides are ``'white'`` and ``'black'`` (tic-tac-toe's X is ``'white'``).
+* Move texts come in two forms: canonical (:attr:`PlayedMove.text`, :attr:`Hint.move`,
+  :meth:`~GameController.legal_moves`; PDN numbers, what engines are sent) and as a person
+  reads them (:attr:`PlayedMove.display`, :attr:`Hint.display`,
+  :meth:`~GameController.display_legal_moves`, :meth:`~GameController.display_text`; the
+  game's own notation: ``c3-d4`` in Russian, Brazilian, Czech and Turkish). A person may type
+  either.
 * Engines run only through the reference clients (:mod:`protocol.client`,
   :mod:`protocol.hub.client`); they start on first need or at :meth:`~GameController.start`,
   and :meth:`~GameController.close` (or leaving the ``with`` block) reaps them all.
@@ -100,9 +106,11 @@ class SearchCancelled(PlayError):
 
 @dataclass(frozen=True)
 class PlayedMove:
-    """A move that was played: its canonical ``text``, ``ply`` (1 for the first move),
-    move number ``label`` (``'12.'``, ``'12...'``), ``side``, the player's name (``by``) and,
-    for an engine's move, its last ``info`` report."""
+    """A move that was played: its canonical ``text`` (what engines are sent), ``ply`` (1 for
+    the first move), move number ``label`` (``'12.'``, ``'12...'``), ``side``, the player's
+    name (``by``), for an engine's move its last ``info`` report, and ``shown``: the move as a
+    person reads it, in the game's own notation (``c3-d4`` where ``text`` is ``22-18``;
+    empty: as ``text``)."""
 
     ply: int
     label: str
@@ -110,15 +118,27 @@ class PlayedMove:
     text: str
     by: str
     info: Optional[InfoReport] = None
+    shown: str = ""
+
+    @property
+    def display(self) -> str:
+        """What to show a person: :attr:`shown`, else :attr:`text`."""
+        return self.shown or self.text
 
 
 @dataclass(frozen=True)
 class Hint:
-    """An engine's suggestion for the side to move: ``move`` (canonical text) and its last
-    ``info`` report."""
+    """An engine's suggestion for the side to move: ``move`` (canonical text), its last
+    ``info`` report and ``shown``, the move as a person reads it (empty: as ``move``)."""
 
     move: str
     info: Optional[InfoReport]
+    shown: str = ""
+
+    @property
+    def display(self) -> str:
+        """What to show a person: :attr:`shown`, else :attr:`move`."""
+        return self.shown or self.move
 
 
 def _other(side: str) -> str:
@@ -233,8 +253,17 @@ class GameController:
         return self.record.board_view()
 
     def legal_moves(self) -> List[str]:
-        """The legal moves in their shortest unambiguous form."""
+        """The legal moves in their shortest unambiguous form (canonical texts)."""
         return self.record.legal_moves()
+
+    def display_legal_moves(self) -> List[str]:
+        """:meth:`legal_moves` as a person reads them (the game's own notation)."""
+        return self.record.display_legal_moves()
+
+    def display_text(self, text: str) -> str:
+        """Canonical move text (a move played, an engine's move or principal variation) as a
+        person reads it: ``c3-d4`` for ``22-18`` in Russian, unchanged in English."""
+        return self.record.display_text(text)
 
     def fen(self) -> str:
         return self.record.fen()
@@ -291,7 +320,7 @@ class GameController:
         self._require_ongoing()
         engine, limits = self._helper_engine()
         text, info = self._think(engine, limits, on_info)
-        return Hint(text, info)
+        return Hint(text, info, self.display_text(text))
 
     def _helper_engine(self):
         """The engine (and its limits) that gives hints: the other side's engine, else the
@@ -331,7 +360,7 @@ class GameController:
         self._require_ongoing()
         engine, _ = self._helper_engine()
         text, info = self._think(engine, SearchLimits(infinite=True), on_info)
-        return Hint(text, info)
+        return Hint(text, info, self.display_text(text))
 
     def cancel(self) -> None:
         """Stop the engine that is thinking without playing anything: the blocked
@@ -361,7 +390,7 @@ class GameController:
     def _played(self, side: str, text: str, info: Optional[InfoReport]) -> PlayedMove:
         ply = self.record.ply
         played = PlayedMove(ply, self.record.move_label(ply - 1), side, text,
-                            self.player_name(side), info)
+                            self.player_name(side), info, self.record.display_text(text))
         self._history.append(played)
         self._redo_history.clear()
         return played
@@ -376,7 +405,8 @@ class GameController:
         """Take back to the previous turn of a person: against an engine, the person's last
         move and the engine's reply; between people (or between engines), one move.
 
-        Returns the texts taken back; raises :class:`UndoRedoError`.
+        Returns the canonical texts taken back (:meth:`display_text` shows them); raises
+        :class:`UndoRedoError`.
         """
         count = self._plies_to_person(self.record.ply, backwards=True)
         texts = self.record.undo(count)
@@ -485,9 +515,10 @@ class GameController:
                 engine.new_game()
         self.record = record
         names = record.tags()
+        shown = record.display_texts
         self._history = [
             PlayedMove(ply, record.move_label(ply - 1), side, text,
-                       names.get(side.capitalize(), ""))
+                       names.get(side.capitalize(), ""), None, shown[ply - 1])
             for ply, (side, text) in enumerate(self._sides_of(record), 1)]
         self._redo_history = []
 

@@ -15,6 +15,14 @@ Sides are always called ``'white'`` and ``'black'``: the first player of tic-tac
 
 Every mutator succeeds completely or raises and leaves the record as it was. Move text that
 cannot be played raises :class:`MoveRejected` with a one-line ``reason`` and the legal moves.
+
+Two kinds of move text: *canonical* texts (:attr:`GameRecord.move_texts`,
+:meth:`GameRecord.legal_moves`, :meth:`GameRecord.engine_position`) are what engines are sent:
+PDN square numbers for every draughts variant, since an engine may read nothing else; *shown*
+texts (:meth:`GameRecord.display_text`, :attr:`GameRecord.display_texts`,
+:meth:`GameRecord.display_legal_moves`, the messages of :class:`MoveRejected`) are what a
+person reads: the variant's own notation, algebraic (``c3-d4``) for Russian, Brazilian, Czech
+and Turkish, numbers (``22-18``) for the others. :meth:`GameRecord.parse_move` reads both.
 """
 from __future__ import annotations
 
@@ -29,17 +37,24 @@ from draughts_engine.errors import (
     DraughtsError,
     IllegalMoveError,
     InvalidMoveError,
+    clip,
 )
 from draughts_engine.game import Game
 from draughts_engine.games import GameInputError
 from draughts_engine.games.tatedrez import Drop, Step, Tatedrez
 from draughts_engine.games.tictactoe import TicTacToe
 from draughts_engine.move import Move
-from draughts_engine.notation import parse_squares
+from draughts_engine.notation import (
+    ALGEBRAIC,
+    format_move,
+    parse_squares,
+    square_number,
+    square_text,
+)
 from draughts_engine.pdn import RESULT_TOKENS, read_games
 from draughts_engine.pdn_writer import tag_line, wrap_tokens
 from draughts_engine.position import Position
-from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
+from draughts_engine.variants import UnknownVariantError, Variant, get_variant, variant_names
 
 __all__ = [
     "PlayError",
@@ -76,7 +91,8 @@ class PlayError(Exception):
 
 
 class MoveRejected(PlayError):
-    """Move text that cannot be played here: ``reason`` (one line) and ``legal`` (move texts)."""
+    """Move text that cannot be played here: ``reason`` (one line) and ``legal`` (the legal
+    moves as a person reads them, :meth:`GameRecord.display_legal_moves`)."""
 
     def __init__(self, reason: str, legal: Sequence[str]) -> None:
         super().__init__(reason)
@@ -228,8 +244,11 @@ class GameRecord:
     """Moves from a start position with undo/redo and the game's result (module docstring).
 
     Move texts: :meth:`parse_move` accepts what a person types; :attr:`move_texts` are the
-    canonical texts of the moves played (what engines are sent and PDN holds); the legal moves
-    are listed in their shortest unambiguous form by :meth:`legal_moves`.
+    canonical texts of the moves played (what engines are sent); the legal moves are listed in
+    their shortest unambiguous form by :meth:`legal_moves`. What a person reads is the
+    *display* layer: :meth:`display_text`, :attr:`display_texts`, :meth:`display_legal_moves`
+    (the game's own notation; the same texts for every game but the algebraic draughts
+    variants).
     """
 
     #: The game's canonical name (``english``, ``tictactoe``) and what to call it.
@@ -278,8 +297,23 @@ class GameRecord:
 
     def legal_moves(self) -> List[str]:
         """Legal moves in their shortest unambiguous form, in a fixed order (draughts: by
-        squares); empty once the game is over."""
+        squares); empty once the game is over. Canonical texts (see :attr:`move_texts`)."""
         raise NotImplementedError
+
+    def display_legal_moves(self) -> List[str]:
+        """:meth:`legal_moves` as a person reads them, in the same order."""
+        return self.legal_moves()
+
+    def display_text(self, text: str) -> str:
+        """Canonical move text (one of :attr:`move_texts`, an engine's best move or
+        principal variation) as a person reads it: in the game's own notation. Text that is
+        no canonical move comes back unchanged."""
+        return text
+
+    @property
+    def display_texts(self) -> List[str]:
+        """:attr:`move_texts` as a person reads them."""
+        return [self.display_text(text) for text in self.move_texts]
 
     def board_view(self) -> BoardView:
         raise NotImplementedError
@@ -418,10 +452,32 @@ class DraughtsRecord(GameRecord):
                        result.pdn(self.game.variant))
 
     def legal_moves(self) -> List[str]:
+        return [short_text(move, legal) for move, legal in self._legal_pairs()]
+
+    def display_legal_moves(self) -> List[str]:
+        variant = self.game.variant
+        return [short_text(move, legal, variant) for move, legal in self._legal_pairs()]
+
+    def _legal_pairs(self) -> List[Tuple[Move, List[Move]]]:
+        """Each legal move (by squares) with the list of them; none once the game is over."""
         if self.result().is_over:
             return []
         legal = sorted(self.game.position.legal_moves(), key=lambda move: move.path)
-        return [short_text(move, legal) for move in legal]
+        return [(move, legal) for move in legal]
+
+    @property
+    def notation(self) -> str:
+        """The variant's own notation: ``numeric`` or ``algebraic`` (what a person reads)."""
+        return self.game.variant.notation
+
+    def display_text(self, text: str) -> str:
+        if self.notation != ALGEBRAIC:
+            return text
+        return _algebraic_text(text, self.game.position.geometry)
+
+    def display_move(self, move: Move) -> str:
+        """``move`` (every landing square) as a person reads it: ``c3-d4`` in Russian."""
+        return format_move(move, self.game.variant)
 
     def parse_move(self, text: str) -> Move:
         outcome = self.result()
@@ -434,10 +490,10 @@ class DraughtsRecord(GameRecord):
         except InvalidMoveError as exc:
             reason = str(exc)
         except AmbiguousMoveError as exc:
-            reason = f"{exc}; type the whole capture path"
+            reason = f"{_why_ambiguous(position, text, exc)}; type the whole capture path"
         except IllegalMoveError:
             reason = _why_illegal(position, text)
-        raise MoveRejected(reason, self.legal_moves())
+        raise MoveRejected(reason, self.display_legal_moves())
 
     def move_text(self, move: Move) -> str:
         return move.pdn()
@@ -484,28 +540,84 @@ class DraughtsRecord(GameRecord):
         return self.game.to_pdn(merged)
 
 
-def short_text(move: Move, legal: Sequence[Move]) -> str:
+def short_text(move: Move, legal: Sequence[Move], variant: Optional[Variant] = None) -> str:
     """``move`` as origin and destination, with the whole path only where another legal move
-    shares both (``47x36`` or ``47x38x24x13x36``)."""
+    shares both (``47x36`` or ``47x38x24x13x36``). PDN numbers, or with ``variant`` its own
+    notation (``c3-d4`` in Russian)."""
     twins = sum(1 for other in legal if other.start == move.start and other.end == move.end)
-    return move.pdn(full_path=twins > 1)
+    if variant is None:
+        return move.pdn(full_path=twins > 1)
+    return format_move(move, variant, full_path=twins > 1)
+
+
+def _algebraic_text(text: str, geometry: Any) -> str:
+    """``text`` with every square number between move separators (``-``, ``x``, ``:``) given
+    its algebraic name; text with anything else in it comes back as it was."""
+    words: List[str] = []
+    word: List[str] = []
+    for ch in text + "-":
+        if ch in "-xX:":
+            words.append("".join(word))
+            words.append(ch)
+            word = []
+        else:
+            word.append(ch)
+    words.pop()  # the "-" added above
+    out: List[str] = []
+    for index, part in enumerate(words):
+        if index % 2:  # a separator
+            out.append(part)
+            continue
+        number = square_number(part, geometry.squares)
+        if not number:
+            return text
+        out.append(geometry.algebraic(number))
+    return "".join(out)
+
+
+def _passes(wanted: Sequence[int], path: Sequence[int]) -> bool:
+    """Whether ``path`` starts and ends as ``wanted`` and passes its other squares in order."""
+    if wanted[0] != path[0] or wanted[-1] != path[-1]:
+        return False
+    rest = iter(path[1:-1])
+    return all(any(square == step for step in rest) for square in wanted[1:-1])
+
+
+def _why_ambiguous(position: Position, text: str, exc: AmbiguousMoveError) -> str:
+    """The rules core's "ambiguous move" line with its candidates in the variant's notation."""
+    variant = position.variant
+    if variant.notation != ALGEBRAIC:
+        return str(exc)
+    try:
+        squares, _ = parse_squares(text, position)
+    except DraughtsError:
+        return str(exc)
+    moves = [move for move, paths in position.move_variants()
+             if any(_passes(squares, path) for path in paths)]
+    if len(moves) < 2:
+        return str(exc)
+    return (f"ambiguous move {clip(text.strip())}: could be "
+            + ", ".join(format_move(move, variant) for move in moves))
 
 
 def _why_illegal(position: Position, text: str) -> str:
-    """One line saying why ``text`` (well formed) is no legal move of ``position``."""
+    """One line saying why ``text`` (well formed) is no legal move of ``position``; squares
+    are named in the variant's own notation (``c3`` in Russian), ``text`` as typed."""
     shown = text.strip()
     try:
         squares, _ = parse_squares(text, position)
     except DraughtsError as exc:
         return str(exc)
     origin, target = squares[0], squares[-1]
+    name_origin, name_target = (square_text(origin, position.variant),
+                                square_text(target, position.variant))
     piece = position.piece_at(origin)
     side = position.turn
     if piece is None:
-        return f"{shown}: square {origin} is empty"
+        return f"{shown}: square {name_origin} is empty"
     owner = "white" if piece in "wW" else "black"
     if owner != side:
-        return f"{shown}: the piece on {origin} is {owner}'s, and {side} is to move"
+        return f"{shown}: the piece on {name_origin} is {owner}'s, and {side} is to move"
     legal = position.legal_moves()
     if position.has_capture() and not any(m.start == origin and m.end == target for m in legal):
         if position.variant.majority_capture:
@@ -513,8 +625,8 @@ def _why_illegal(position: Position, text: str) -> str:
         return f"{shown}: a capture is compulsory"
     if not any(m.start == origin and m.end == target for m in legal):
         kind = "king" if piece in "WB" else "man"
-        return f"{shown}: the {kind} on {origin} cannot go to {target}"
-    return f"{shown}: no legal capture from {origin} to {target} takes that path"
+        return f"{shown}: the {kind} on {name_origin} cannot go to {name_target}"
+    return f"{shown}: no legal capture from {name_origin} to {name_target} takes that path"
 
 
 # --------------------------------------------------------------------------- small games

@@ -13,7 +13,7 @@ carries the same information in plain characters:
 from __future__ import annotations
 
 import os
-from typing import IO, List, Optional, Sequence
+from typing import IO, Callable, List, Optional, Sequence
 
 from protocol.client import InfoReport
 
@@ -125,8 +125,10 @@ def score_text(info: InfoReport) -> str:
     return "?"
 
 
-def info_text(info: InfoReport, max_pv: int = 8) -> str:
-    """One line of an engine's thinking: depth, score, nodes and the principal variation."""
+def info_text(info: InfoReport, max_pv: int = 8,
+              shown: Optional[Callable[[str], str]] = None) -> str:
+    """One line of an engine's thinking: depth, score, nodes and the principal variation
+    (each move through ``shown``, canonical text to what a person reads, when given)."""
     parts = []
     if info.depth is not None:
         parts.append(f"depth {info.depth}")
@@ -136,5 +138,8 @@ def info_text(info: InfoReport, max_pv: int = 8) -> str:
         parts.append(f"nodes {info.nodes}")
     if info.pv:
         more = " ..." if len(info.pv) > max_pv else ""
-        parts.append("pv " + " ".join(info.pv[:max_pv]) + more)
+        moves = info.pv[:max_pv]
+        if shown is not None:
+            moves = [shown(move) for move in moves]
+        parts.append("pv " + " ".join(moves) + more)
     return "  ".join(parts)

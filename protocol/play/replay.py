@@ -41,6 +41,8 @@ class ReplayGame:
 
     def __post_init__(self) -> None:
         self.moves: List[str] = list(self.record.move_texts)
+        #: The moves as a person reads them (the game's own notation: ``c3-d4`` in Russian).
+        self.shown: List[str] = list(self.record.display_texts)
 
 
 def _game_chunks(text: str) -> List[Tuple[int, str]]:
@@ -193,7 +195,7 @@ class ReplaySession:
             where = "Start position"
         else:
             where = f"Ply {self.ply}/{game.plies}: {record.move_label(self.ply - 1)} " \
-                    f"{game.moves[self.ply - 1]}"
+                    f"{game.shown[self.ply - 1]}"
         if self.ply == game.plies:
             result = game.tags.get("Result", record.result().score)
             where += f"  (end of the game, result {result})"

@@ -150,7 +150,7 @@ class TerminalSession:
         history = controller.history
         if history:
             last = history[-1]
-            self.say(f"Last move: {last.label} {last.text}")
+            self.say(f"Last move: {last.label} {last.display}")
         outcome = controller.result()
         if outcome.is_over:
             self.say(self.style.bold(self._outcome_text(outcome)))
@@ -170,7 +170,7 @@ class TerminalSession:
 
     def _played(self, move: PlayedMove) -> None:
         names = self.controller.record.side_names
-        text = f"{move.label} {move.text}  ({names[move.side]}, {move.by})"
+        text = f"{move.label} {move.display}  ({names[move.side]}, {move.by})"
         if move.info is not None and (move.info.score_cp is not None
                                       or move.info.score_mate is not None):
             text += f"  score {score_text(move.info)}"
@@ -216,7 +216,7 @@ class TerminalSession:
         def show(info: InfoReport) -> None:
             if info.depth is None and not info.pv:
                 return
-            text = f"{label} {info_text(info)}"
+            text = f"{label} {info_text(info, shown=self.controller.display_text)}"
             if self.live:
                 self._status(text)
             else:
@@ -413,28 +413,28 @@ class TerminalSession:
 
     def _command_undo(self, rest: str) -> None:
         texts = self.controller.undo()
-        self.say(f"Took back {' '.join(texts)}.")
+        self.say(f"Took back {' '.join(self.controller.display_text(t) for t in texts)}.")
         self._announced = None
         self._moved_here = None
         self.show_board()
 
     def _command_redo(self, rest: str) -> None:
         moves = self.controller.redo()
-        self.say(f"Replayed {' '.join(move.text for move in moves)}.")
+        self.say(f"Replayed {' '.join(move.display for move in moves)}.")
         self.show_board()
 
     def _command_hint(self, rest: str) -> None:
         hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")),
                            "hint:", on_interrupt="(hint stopped: the best move found so far follows; "
                                         "nothing is played)")
-        text = f"Hint: {hint.move}"
+        text = f"Hint: {hint.display}"
         if hint.info is not None and (hint.info.score_cp is not None
                                       or hint.info.score_mate is not None):
             text += f"  (score {score_text(hint.info)})"
         self.say(text)
 
     def _command_moves(self, rest: str) -> None:
-        legal = self.controller.legal_moves()
+        legal = self.controller.display_legal_moves()
         self.say("Legal moves: " + (" ".join(legal) if legal else "none (the game is over)"))
 
     def _command_board(self, rest: str) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional
 
 from draughts_engine.bitboard import STANDARD
-from draughts_engine.notation import parse_squares
+from draughts_engine.notation import ALGEBRAIC, parse_squares
 from draughts_engine.search.limits import SearchLimits
 from protocol.client import InfoReport
 from protocol.play.controller import (
@@ -459,6 +459,7 @@ class WebBoard:
                 return
             sign = 1 if side == "white" else -1
             arrow = _arrow(record, report.pv[0]) if report.pv else None
+            pv = [record.display_text(move) for move in report.pv]
             with self._state:
                 analysis = self._analysis
                 if analysis is None:
@@ -467,7 +468,7 @@ class WebBoard:
                     "depth": report.depth, "seldepth": report.seldepth,
                     "score_cp": None if report.score_cp is None else sign * report.score_cp,
                     "mate": None if report.score_mate is None else sign * report.score_mate,
-                    "nodes": report.nodes, "nps": report.nps, "pv": list(report.pv),
+                    "nodes": report.nodes, "nps": report.nps, "pv": pv,
                     "arrow": arrow if arrow is not None else analysis["arrow"]})
                 self._bump()
 
@@ -484,7 +485,7 @@ class WebBoard:
     def _set_hint(self, hint: Hint) -> None:
         with self._state:
             arrow = _arrow(self.controller.record, hint.move)
-            self._hint = {"move": hint.move, "arrow": arrow}
+            self._hint = {"move": hint.display, "pdn": hint.move, "arrow": arrow}
             self._publish()
 
     # ------------------------------------------------------------------ the state
@@ -509,9 +510,10 @@ class WebBoard:
         legal: List[Dict[str, Any]] = []
         if human_turn and self._thinking is None:
             for move, paths in position.move_variants():
-                legal.append({"pdn": move.pdn(), "paths": [list(p) for p in paths]})
+                legal.append({"pdn": move.pdn(), "text": record.display_move(move),
+                              "paths": [list(p) for p in paths]})
         last = record.last_move
-        moves = [[m.label, m.text] for m in controller.history + controller.upcoming]
+        moves = [[m.label, m.display] for m in controller.history + controller.upcoming]
         self._version += 1
         self._snapshot = {
             "id": self.id,
@@ -524,6 +526,10 @@ class WebBoard:
             "fen": controller.fen(),
             "turn": controller.side_to_move,
             "pieces": "".join(position.piece_at(n) or "." for n in range(1, geometry.squares + 1)),
+            # the squares' names where the variant's own notation is algebraic (else None):
+            # the page names squares with them and draws the files and ranks around the board
+            "names": None if record.notation != ALGEBRAIC else [
+                geometry.algebraic(n) for n in range(1, geometry.squares + 1)],
             "legal": legal,
             "last": None if last is None else {"path": list(last.path),
                                                "captured": list(last.captured)},

@@ -262,6 +262,7 @@ function showState(state) {
   page.board.show({
     size: state.size,
     cells: state.cells,
+    names: state.names,
     pieces: state.pieces,
     legal: state.legal,
     last: state.last,

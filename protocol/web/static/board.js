@@ -7,7 +7,9 @@
  * through, one at a time, until one move is left.
  *
  * Every playable square is a <rect data-square="N"> (N is its PDN number); it also
- * carries data-piece ("w", "b", "W", "B") when a piece stands on it.
+ * carries data-piece ("w", "b", "W", "B") when a piece stands on it.  Where the variant's
+ * own notation is algebraic (Russian, Brazilian, ...) the server sends the squares' names:
+ * the board draws files and ranks along its edges and names squares with them.
  */
 "use strict";
 
@@ -38,6 +40,7 @@ class BoardView {
     this.onHint = onHint || (() => {});
     this.size = 0;
     this.cells = null;
+    this.names = null;  // algebraic names by PDN number - 1, or null: squares go by number
     this.squares = 0;  // playable squares: size * size / 2, or size * size (Turkish)
     this.flipped = false;
     this.numbers = false;
@@ -87,6 +90,12 @@ class BoardView {
     return this.flipped ? [this.size - 1 - row, this.size - 1 - col] : [row, col];
   }
 
+  /* What a person calls a square: its algebraic name where the variant writes those, else
+   * its number. */
+  squareName(square) {
+    return this.names ? this.names[square - 1] : String(square);
+  }
+
   centre(square) {
     const [row, col] = this.rowCol(square);
     return [col + 0.5, row + 0.5];
@@ -100,17 +109,20 @@ class BoardView {
 
   /* ---------------------------------------------------------------- state */
 
-  /* Show a position: {size, pieces, legal, last, arrow}; `pieces` has one character per
-   * playable square; `legal` is empty when the person may not move now. Keeps a
-   * selection that is still possible. */
+  /* Show a position: {size, cells, names, pieces, legal, last, arrow}; `pieces` has one
+   * character per playable square; `legal` is empty when the person may not move now. Keeps
+   * a selection that is still possible. */
   show(view) {
     const cells = view.cells || null;
+    const names = view.names || null;
     const sizeChanged = view.size !== this.size || view.pieces.length !== this.squares
-      || JSON.stringify(cells) !== JSON.stringify(this.cells);
+      || JSON.stringify(cells) !== JSON.stringify(this.cells)
+      || JSON.stringify(names) !== JSON.stringify(this.names);
     const legalChanged = JSON.stringify(view.legal || []) !== JSON.stringify(this.legal);
     this.size = view.size;
     this.squares = view.pieces.length;
     this.cells = cells;
+    this.names = names;
     this.pieces = view.pieces;
     this.legal = view.legal || [];
     this.last = view.last || null;
@@ -165,6 +177,31 @@ class BoardView {
                                         "data-square": square}, this.layers.squares);
       const label = svg("text", {x: col + 0.06, y: row + 0.27, class: "num"}, this.layers.labels);
       label.textContent = String(square);
+    }
+    if (this.names) this._buildCoordinates();
+  }
+
+  /* Files along the bottom edge and ranks along the left one, read from the squares' names
+   * (so that they follow the layout and a flipped board). */
+  _buildCoordinates() {
+    const n = this.size;
+    const files = {};
+    const ranks = {};
+    for (let square = 1; square <= this.squares; square += 1) {
+      const [row, col] = this.rowCol(square);
+      const name = this.names[square - 1];
+      files[col] = name.slice(0, 1);
+      ranks[row] = name.slice(1);
+    }
+    for (const [col, file] of Object.entries(files)) {
+      const text = svg("text", {x: Number(col) + 0.94, y: n - 0.06, class: "coord file"},
+                       this.layers.labels);
+      text.textContent = file;
+    }
+    for (const [row, rank] of Object.entries(ranks)) {
+      const text = svg("text", {x: 0.06, y: Number(row) + 0.94, class: "coord rank"},
+                       this.layers.labels);
+      text.textContent = rank;
     }
   }
 
@@ -342,7 +379,8 @@ class BoardView {
       return;
     }
     if (this.selection.end !== null) {
-      this.onHint(`${fits.length} captures end on ${this.selection.end}: click a square the capture passes through (or ${this.selection.end} again for the one through just the squares chosen).`);
+      const end = this.squareName(this.selection.end);
+      this.onHint(`${fits.length} captures end on ${end}: click a square the capture passes through (or ${end} again for the one through just the squares chosen).`);
     }
     this.render();
   }
