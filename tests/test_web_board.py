@@ -162,6 +162,45 @@ def test_two_captures_with_the_same_ends_are_two_choices(boards):
     assert state["last"]["path"] == [47, 38, 24, 13, 36] and len(state["last"]["captured"]) == 4
 
 
+# ------------------------------------------------------------------------------ notation
+
+
+def test_a_russian_board_shows_moves_in_coordinates_and_plays_both_forms(boards):
+    board = boards(variant="russian", black=None)
+    state = board.snapshot()
+    assert state["names"][21] == "c3" and state["names"][0] == "b8" and len(state["names"]) == 32
+    assert {"pdn": "22-18", "text": "c3-d4", "paths": [[22, 18]]} in state["legal"]
+    state = board.act("move", text="22-18")                # numbers typed
+    state = board.act("move", text="f6-e5")                # coordinates typed
+    assert texts(state) == ["c3-d4", "f6-e5"] and state["moves"][1] == ["1...", "f6-e5"]
+    assert state["legal"] == [{"pdn": "18x11", "text": "d4xf6", "paths": [[18, 11]]}]
+    assert state["last"]["path"] == [11, 15]               # squares stay numbers for the board
+    assert "1. c3-d4 f6-e5" in state["pdn"]                # saved PDN as before
+    with pytest.raises(MoveRejected) as caught:
+        board.act("move", text="c3-b4")
+    assert str(caught.value) == "c3-b4: square c3 is empty"
+    assert board.controller.record.engine_position() == (None, ["22-18", "11-15"])
+
+
+def test_a_russian_hint_and_analysis_are_shown_in_coordinates(boards):
+    board = boards(variant="russian", black=None)
+    board.act("hint")
+    state = wait(board, lambda s: s["hint"] is not None and not s["hinting"], "a hint")
+    legal = {m["pdn"]: m["text"] for m in state["legal"]}
+    assert state["hint"]["pdn"] in legal and state["hint"]["move"] == legal[state["hint"]["pdn"]]
+    assert len(state["hint"]["arrow"]) == 2
+    assert state["analysis"]["pv"] and all(
+        move[0] in "abcdefgh" for move in state["analysis"]["pv"]), state["analysis"]["pv"]
+
+
+def test_numbered_boards_send_no_square_names(boards):
+    board = boards(variant="english", black=None)
+    state = board.act("move", text="11-15")
+    assert state["names"] is None and texts(state) == ["11-15"]
+    assert {"pdn": "22-18", "text": "22-18", "paths": [[22, 18]]} in state["legal"]
+    assert board.act("new", variant="international")["names"] is None
+
+
 def test_game_end_has_result_and_reason(boards):
     board = boards(black=None, fen="W:W28:B23")
     state = board.act("move", text="28x19")

@@ -306,6 +306,36 @@ def test_turkish_board_has_64_squares_and_takes_clicks(page, web, artifacts):
     page.screenshot(os.path.join(artifacts, "board-turkish.png"), "#board")
 
 
+def test_russian_board_has_coordinates_and_shows_moves_in_them(page, web, artifacts):
+    """Russian writes c3-d4: files and ranks are drawn along the edges (following a flip),
+    the move list and the capture-path hint name squares so; clicks still go by number."""
+    coords = ("[...document.querySelectorAll('svg#board text.coord')]"
+              ".map(e => e.textContent).join('')")
+    open_page(page, web, "?variant=international&black=human")
+    assert page.evaluate(coords) == ""  # numbered boards: no coordinates
+    assert page.evaluate("document.getElementById('lbl-numbers').textContent") == "Numbers"
+    open_page(page, web, "?variant=russian&black=human")
+    assert sorted(page.evaluate(coords)) == sorted("abcdefgh12345678")
+    labels = "[...document.querySelectorAll('svg#board text.num')].map(t => t.textContent)"
+    assert page.evaluate(labels)[:5] == ["b8", "d8", "f8", "h8", "a7"]
+    assert page.evaluate("document.getElementById('lbl-numbers').textContent") == "Square names"
+    page.click('[data-square="22"]')
+    page.click('[data-square="18"]')
+    assert wait_played(page, 1) == ["c3-d4"]
+    page.screenshot(os.path.join(artifacts, "board-russian.png"), "#board")
+    set_fen(page, "W:WK6:B15,16,9,17", 6, "W")
+    page.click('[data-square="6"]')
+    page.click('[data-square="12"]')
+    assert "captures end on h6" in page.evaluate("document.getElementById('message').textContent")
+    page.click('[data-square="26"]')
+    assert wait_played(page, 1) == ["c7xa5xd2xh6"]
+    page.click("#btn-flip")
+    files = page.evaluate("[...document.querySelectorAll('svg#board text.coord.file')]"
+                          ".sort((a, b) => a.getAttribute('x') - b.getAttribute('x'))"
+                          ".map(e => e.textContent).join('')")
+    assert files == "hgfedcba"
+
+
 def test_frisian_orthogonal_capture_by_clicks(page, web):
     open_page(page, web, "?variant=frisian&black=human")
     assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 50

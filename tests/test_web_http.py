@@ -380,6 +380,12 @@ def test_pdn_without_tags_is_pdn_even_with_a_colon_in_a_comment(app):
     assert status == 200, body
     state = json.loads(body)["state"]
     assert len(state["moves"]) == 2 and "1. c3-d4 f6-e5" in state["pdn"]
+    assert state["moves"] == [["1.", "c3-d4"], ["1...", "f6-e5"]]  # shown as the PDN writes them
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/move", {"move": "18x11"})
+    assert status == 200, body
+    assert json.loads(body)["state"]["moves"][2] == ["2.", "d4xf6"]
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/move", {"move": "h6-g5"})
+    assert status == 400 and json_error(body) == "h6-g5: a capture is compulsory"
 
 
 def test_unknown_engine_in_players_is_refused(app):

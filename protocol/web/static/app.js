@@ -269,6 +269,8 @@ function showState(state) {
     arrow: state.analysis && state.analysis.arrow ? state.analysis.arrow
       : (state.hint ? state.hint.arrow : null),
   });
+  // Each square shows its number, or its name where the variant writes names (c3).
+  $("lbl-numbers").textContent = state.names ? "Square names" : "Numbers";
   if (state.message) showMessage(state.message);
   $("status").textContent = state.status;
   $("status").className = state.result ? "over" : "";

@@ -176,7 +176,7 @@ class BoardView {
       this.rects[square] = svg("rect", {x: col, y: row, width: 1, height: 1, class: "dark",
                                         "data-square": square}, this.layers.squares);
       const label = svg("text", {x: col + 0.06, y: row + 0.27, class: "num"}, this.layers.labels);
-      label.textContent = String(square);
+      label.textContent = this.squareName(square);
     }
     if (this.names) this._buildCoordinates();
   }
