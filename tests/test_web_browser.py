@@ -371,6 +371,14 @@ def test_a_bad_seconds_per_move_is_corrected_in_view(page, web):
     page.wait_for("document.getElementById('message').textContent.includes('Seconds per move')",
                   WAIT, "the message about the seconds per move")
     assert page.evaluate("document.getElementById('num-movetime').value") == "1"
+    # The message outlives the action: once the server's answer is shown, it is still there
+    # (it used to be cleared by the answer, so it flashed for a few milliseconds).
+    page.evaluate("actQueue.then(() => { window.actionsDone = true; }), true")
+    page.wait_for("window.actionsDone === true", WAIT, "the new board's answer")
+    assert page.evaluate("page.state.limit.movetime_ms") == 1000
+    assert "Seconds per move" in page.evaluate("document.getElementById('message').textContent")
+    type_into(page, "#num-movetime", "2")  # editing the setting again ends the note
+    page.wait_for("document.getElementById('message').textContent === ''", WAIT, "the note gone")
 
 
 def _long_game_pdn(plies: int) -> Tuple[str, int]:

@@ -20,6 +20,7 @@ const page = {
   recovering: false,
   disconnected: false,  // the event stream broke; cleared by the next state
   leaving: false,    // the page is going away: never open a board again
+  noteShown: false,  // the message line holds a note (a corrected setting), not an error
 };
 
 /* ------------------------------------------------------------------ server calls */
@@ -74,7 +75,7 @@ async function actNow(action, body) {
   if (!page.id) return null;
   try {
     const data = await api("POST", `/api/boards/${page.id}/${action}`, body || {});
-    showMessage("");
+    if (!page.noteShown) showMessage("");  // an error is over; a note stays until replaced
     if (data && data.state) showState(data.state);
     return data;
   } catch (error) {
@@ -89,6 +90,14 @@ async function actNow(action, body) {
 
 function showMessage(text) {
   $("message").textContent = text || "";
+  page.noteShown = false;
+}
+
+/* A note (a setting corrected) stays shown after the actions that follow succeed, until the
+ * setting is edited or another message replaces it. */
+function showNote(text) {
+  showMessage(text);
+  page.noteShown = true;
 }
 
 /* ------------------------------------------------------------------ the board's life */
@@ -329,7 +338,7 @@ function currentSettings() {
       // The field's own range (0.1-600 s): a value outside it is shown corrected, not hidden.
       seconds = Number.isFinite(seconds) && seconds > 600 ? 600 : (seconds >= 0.1 ? seconds : 1);
       field.value = String(seconds);
-      showMessage(`Seconds per move: a number from 0.1 to 600; using ${seconds}.`);
+      showNote(`Seconds per move: a number from 0.1 to 600; using ${seconds}.`);
     }
     out.movetime = Math.round(seconds * 1000);
   }
@@ -410,6 +419,9 @@ function wireControls() {
   for (const id of ["sel-white", "sel-black", "sel-level", "rad-level", "rad-movetime",
                     "num-movetime", "rng-delay"]) {
     $(id).addEventListener("change", () => act("players", playersBody()));
+  }
+  for (const id of ["num-movetime", "rad-level", "rad-movetime"]) {
+    $(id).addEventListener("input", () => { if (page.noteShown) showMessage(""); });
   }
   $("rng-delay").addEventListener("input", () => {
     $("out-delay").textContent = (Number($("rng-delay").value) / 1000).toFixed(1) + " s";
