@@ -641,6 +641,30 @@ def test_budget_polls_limits_and_decides_iterations() -> None:
     assert not clock.another_iteration(1, 0, True)  # a single legal move under a clock
 
 
+def test_fixed_move_time_starts_iterations_until_its_deadline() -> None:
+    """Under ``movetime`` unused time is lost: a new iteration starts until the
+    deadline (the driver plays the best move of the one cut short); under a clock
+    the search saves time and starts none after CLOCK_SAVING of the soft deadline."""
+    from draughts_engine.search.budget import CLOCK_SAVING, SearchBudget
+    stop, ponderhit = threading.Event(), threading.Event()
+    late = (CLOCK_SAVING + 1.0) / 2  # between CLOCK_SAVING and the whole of the soft deadline
+
+    def budget_at(limits: SearchLimits, share: float) -> SearchBudget:
+        budget = SearchBudget(limits, True, stop, ponderhit, time.perf_counter())
+        assert budget.soft is not None
+        budget.clock_start = time.perf_counter() - share * budget.soft
+        return budget
+
+    fixed = SearchLimits(movetime_ms=600000)
+    clock = SearchLimits(wtime_ms=600000 * 30, btime_ms=600000 * 30)
+    assert budget_at(fixed, late).another_iteration(5, 0, False)
+    assert not budget_at(fixed, 1.01).another_iteration(5, 0, False)
+    assert not budget_at(clock, late).another_iteration(5, 0, False)
+    assert budget_at(clock, CLOCK_SAVING / 2).another_iteration(5, 0, False)
+    both = SearchLimits(movetime_ms=600000, wtime_ms=600000 * 30, btime_ms=600000 * 30)
+    assert not budget_at(both, late).another_iteration(5, 0, False)
+
+
 def test_search_window_widens_until_the_score_fits() -> None:
     from draughts_engine.search.pvs import ASPIRATION, search_window
     from draughts_engine.search.tree import INFINITY

@@ -18,10 +18,14 @@ from .timeman import deadlines
 
 # MAX_DEPTH (from .limits) is the deepest nominal iteration, also the cap of
 # ``infinite`` and ``ponder`` searches.
-__all__ = ["SearchBudget", "SearchAborted", "POLL_NODES", "MAX_DEPTH"]
+__all__ = ["SearchBudget", "SearchAborted", "POLL_NODES", "MAX_DEPTH", "CLOCK_SAVING"]
 
 POLL_NODES = 256
 """Nodes between two checks of ``stop``, the clock and the node limit."""
+
+
+CLOCK_SAVING = 0.6
+"""Under a clock, no new iteration after this share of the soft deadline."""
 
 
 class SearchAborted(Exception):
@@ -37,9 +41,11 @@ class SearchBudget:
     or the ``ponderhit``), ``node_base`` (nodes searched before the ponderhit;
     limits count from there), ``first_iteration`` (set False by the driver
     once depth 1 is complete: until then only ``stop`` ends the search, so
-    there is always a move) and ``completed_depth`` (set by the driver after each
+    there is always a move), ``completed_depth`` (set by the driver after each
     iteration: a ponder search past the depth limit of its ``go`` ends at the
-    first poll after the ponderhit).
+    first poll after the ponderhit) and ``spends_all`` (a fixed move time without a
+    clock: time left unused is lost, so iterations start until the deadline and
+    the last one, cut short, may still change the move).
     """
 
     def __init__(self, limits: SearchLimits, white_to_move: bool, stop: threading.Event,
@@ -57,6 +63,7 @@ class SearchBudget:
         if not unlimited:
             times = deadlines(limits, white_to_move)
             self.soft, self.hard = times.soft, times.hard
+        self.spends_all = limits.movetime_ms is not None and not limits.has_clock
         self.clock_start = start
         self.node_base = 0
         self.first_iteration = True
@@ -104,8 +111,10 @@ class SearchBudget:
         searched so far; ``single_move``: the root has one legal move).
 
         Not after ``stop``; always while pondering; then not beyond the depth
-        limit, nor with a single move under a clock, nor after most of the
-        soft deadline, nor beyond the node limit.
+        limit, nor with a single move under a time limit, nor after the soft
+        deadline (under a clock: after :data:`CLOCK_SAVING` of it, since an
+        iteration started later would most likely be cut short), nor beyond the
+        node limit.
         """
         if self.stop.is_set():
             return False
@@ -120,6 +129,8 @@ class SearchBudget:
             if single_move:
                 return False
             used = time.perf_counter() - self.clock_start
-            if used >= soft or used >= 0.6 * soft and depth >= 2:
+            if used >= soft:
+                return False
+            if used >= CLOCK_SAVING * soft and depth >= 2 and not self.spends_all:
                 return False
         return self.node_limit is None or nodes - self.node_base < self.node_limit
