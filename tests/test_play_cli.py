@@ -398,6 +398,21 @@ def test_quitting_an_unfinished_game_says_it_is_not_saved(tmp_path: Path) -> Non
     assert "not saved" not in done.stdout  # no move: nothing lost
 
 
+def test_replacing_an_unfinished_game_says_it_is_not_saved(tmp_path: Path) -> None:
+    game = tmp_path / "game.pdn"
+    game.write_text('[Event "x"]\n[Result "*"]\n\n1. 11-15 *\n', encoding="utf-8")
+    for command in ("new", "fen B:W21,22:B1,2", f"load {game}"):
+        done = run_play(["--white", "human", "--black", "human"], f"11-15\n{command}\nquit\n")
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        said = lines.index("The unfinished game (1 move) is not saved.")
+        assert any(line.startswith(("New game.", "Position set up.", "Loaded "))
+                   for line in lines[said + 1:]), command
+        assert done.stdout.count("not saved") == 1, command  # the new game has no move of its own
+    done = run_play(["--white", "human", "--black", "human"], "new\nquit\n")
+    assert "not saved" not in done.stdout  # nothing played: nothing to say
+
+
 def test_replay_tags_are_shown_escaped_as_pdn_writes_them(tmp_path: Path) -> None:
     path = tmp_path / "quoted.pdn"
     path.write_text('[Event "x"]\n[Black "Quote \\"inside\\" and a \\\\ back"]\n[GameType "21"]'

@@ -445,6 +445,7 @@ class TerminalSession:
         self.show_board()
 
     def _command_new(self, rest: str) -> None:
+        self.unsaved_game_left(can_ask=True)
         self.controller.new_game()
         self._announced = None
         self._moved_here = None
@@ -456,6 +457,7 @@ class TerminalSession:
         if not rest:
             self.say(self.controller.fen())
             return
+        self.unsaved_game_left(can_ask=True)
         self.controller.set_position(rest)
         self._announced = None
         self._moved_here = None
@@ -479,8 +481,9 @@ class TerminalSession:
         return True
 
     def unsaved_game_left(self, can_ask: bool) -> bool:
-        """Before leaving (quit, an engine failure): an unfinished game with moves played
-        here since it was last saved is not dropped silently. At a terminal (``can_ask``)
+        """Before leaving or replacing a game (quit, an engine failure, ``new``, ``fen``,
+        ``load``): an unfinished game with moves played here since it was last saved is not
+        dropped silently. At a terminal (``can_ask``)
         the person may type a file name to save it; otherwise one line says it is not saved.
         Returns whether such a game was left unsaved."""
         controller = self.controller
@@ -510,6 +513,7 @@ class TerminalSession:
         head, _, tail = rest.rpartition(" ")
         if head and tail.isdigit():
             path, number = head.strip(), int(tail)
+        self.unsaved_game_left(can_ask=True)
         self.controller.load(path, number)
         self._announced = None
         self._moved_here = None
