@@ -12,7 +12,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 __all__ = ["DraughtsError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
            "AmbiguousMoveError", "InvalidPdnError", "GameOverError", "UndoError", "clip",
@@ -62,7 +62,12 @@ class IllegalMoveError(DraughtsError):
 
 
 class AmbiguousMoveError(DraughtsError):
-    """Move text that matches more than one legal move."""
+    """Move text that matches more than one legal move; ``moves`` are those candidates
+    (:class:`~draughts_engine.move.Move` values, empty when not given)."""
+
+    def __init__(self, message: str, moves: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.moves = tuple(moves)
 
 
 class InvalidPdnError(DraughtsError):

@@ -208,7 +208,7 @@ def parse_move(position, text: str) -> Move:
         if len(exact) == 1:
             return exact[0]
         raise AmbiguousMoveError(f"ambiguous move {clip(text.strip())}: could be "
-                                 + ", ".join(m.pdn() for m in matches))
+                                 + ", ".join(m.pdn() for m in matches), matches)
     return matches[0]
 
 
@@ -224,5 +224,5 @@ def parse_hub_move(position, text: str) -> Move:
         raise IllegalMoveError.of_text(clip(text.strip()))
     if len(matches) > 1:
         raise AmbiguousMoveError(f"ambiguous move {clip(text.strip())}: could be "
-                                 + ", ".join(m.hub() for m in matches))
+                                 + ", ".join(m.hub() for m in matches), matches)
     return matches[0]

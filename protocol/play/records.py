@@ -48,7 +48,6 @@ from draughts_engine.notation import (
     ALGEBRAIC,
     format_move,
     parse_squares,
-    square_number,
     square_text,
 )
 from draughts_engine.pdn import RESULT_TOKENS, read_games
@@ -473,7 +472,7 @@ class DraughtsRecord(GameRecord):
     def display_text(self, text: str) -> str:
         if self.notation != ALGEBRAIC:
             return text
-        return _algebraic_text(text, self.game.position.geometry)
+        return _algebraic_text(text, self.game.position)
 
     def display_move(self, move: Move) -> str:
         """``move`` (every landing square) as a person reads it: ``c3-d4`` in Russian."""
@@ -550,54 +549,24 @@ def short_text(move: Move, legal: Sequence[Move], variant: Optional[Variant] = N
     return format_move(move, variant, full_path=twins > 1)
 
 
-def _algebraic_text(text: str, geometry: Any) -> str:
-    """``text`` with every square number between move separators (``-``, ``x``, ``:``) given
-    its algebraic name; text with anything else in it comes back as it was."""
-    words: List[str] = []
-    word: List[str] = []
-    for ch in text + "-":
-        if ch in "-xX:":
-            words.append("".join(word))
-            words.append(ch)
-            word = []
-        else:
-            word.append(ch)
-    words.pop()  # the "-" added above
-    out: List[str] = []
-    for index, part in enumerate(words):
-        if index % 2:  # a separator
-            out.append(part)
-            continue
-        number = square_number(part, geometry.squares)
-        if not number:
-            return text
-        out.append(geometry.algebraic(number))
-    return "".join(out)
-
-
-def _passes(wanted: Sequence[int], path: Sequence[int]) -> bool:
-    """Whether ``path`` starts and ends as ``wanted`` and passes its other squares in order."""
-    if wanted[0] != path[0] or wanted[-1] != path[-1]:
-        return False
-    rest = iter(path[1:-1])
-    return all(any(square == step for step in rest) for square in wanted[1:-1])
+def _algebraic_text(text: str, position: Position) -> str:
+    """Canonical move ``text`` (``22-18``, ``15x24x31``) with its squares named (``c3-d4``);
+    text that is no move comes back as it was."""
+    try:
+        squares, capture = parse_squares(text, position)
+    except DraughtsError:
+        return text
+    return ("x" if capture else "-").join(position.geometry.algebraic(s) for s in squares)
 
 
 def _why_ambiguous(position: Position, text: str, exc: AmbiguousMoveError) -> str:
-    """The rules core's "ambiguous move" line with its candidates in the variant's notation."""
+    """The rules core's "ambiguous move" line with its candidates (``exc.moves``) in the
+    variant's notation."""
     variant = position.variant
-    if variant.notation != ALGEBRAIC:
-        return str(exc)
-    try:
-        squares, _ = parse_squares(text, position)
-    except DraughtsError:
-        return str(exc)
-    moves = [move for move, paths in position.move_variants()
-             if any(_passes(squares, path) for path in paths)]
-    if len(moves) < 2:
+    if variant.notation != ALGEBRAIC or len(exc.moves) < 2:
         return str(exc)
     return (f"ambiguous move {clip(text.strip())}: could be "
-            + ", ".join(format_move(move, variant) for move in moves))
+            + ", ".join(format_move(move, variant) for move in exc.moves))
 
 
 def _why_illegal(position: Position, text: str) -> str:
