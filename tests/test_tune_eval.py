@@ -79,3 +79,59 @@ def test_the_fit_skips_forfeited_games_and_counts_them(tmp_path: Path) -> None:
         [str(path)], [get_variant("english")], 0, skipped)}
     assert games == {1, 3}
     assert skipped == {"time forfeit": 1, "crash": 1}
+
+
+# ---- search labels: tools/label_positions.py and fit --search-labels --------------------------
+
+def test_label_positions_writes_each_quiet_position_once_with_whites_search_score(
+        tmp_path: Path) -> None:
+    from draughts_engine.position import Position
+    from draughts_engine.search.engine import Searcher
+    from draughts_engine.search.limits import SearchLimits
+
+    games = tmp_path / "games.pdn"
+    games.write_text(_game_text("", "1-0") * 2, encoding="utf-8")  # the same game twice
+    out = tmp_path / "labels.txt.gz"
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "label_positions.py"),
+                           "--variant", "english", "--depth", "3", "--processes", "1",
+                           "--skip-plies", "0", str(games), "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    labels = tune_eval.read_search_labels(str(out))
+    quiet = {raw for _, _, raw, _ in tune_eval.labelled_positions(
+        [str(games)], [get_variant("english")], 0)}
+    assert set(labels) == quiet and quiet
+    searcher = Searcher()
+    for (w, b, k, wtm), score in list(labels.items())[:4]:
+        searcher.new_game()
+        found = searcher.search(Position("english", w, b, k, wtm), SearchLimits(depth=3))
+        assert score == (found.score_cp if wtm else -found.score_cp)
+
+
+def test_label_positions_never_replaces_a_file_unasked(tmp_path: Path) -> None:
+    out = tmp_path / "labels.txt"
+    out.write_text("kept\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "label_positions.py"),
+                           str(tmp_path / "none.pdn"), "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--overwrite" in proc.stderr
+    assert out.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_a_malformed_search_label_is_named_by_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "labels.txt"
+    path.write_text("1 2 0 1 15\n1 2 0 1\n", encoding="utf-8")
+    with pytest.raises(tune_eval.UsageError, match=r"labels\.txt:2: expected"):
+        tune_eval.read_search_labels(str(path))
+    path.write_text("1 2 0 1 15\n\n1 2 0 x 4\n", encoding="utf-8")  # (blank lines are skipped)
+    with pytest.raises(tune_eval.UsageError, match=r"labels\.txt:3: expected"):
+        tune_eval.read_search_labels(str(path))
+
+
+def test_the_win_probability_of_a_search_score_is_the_fits_logistic() -> None:
+    assert tune_eval.win_probability(0, 0.85) == 0.5
+    assert tune_eval.win_probability(150, 0.85) + tune_eval.win_probability(-150, 0.85) \
+        == pytest.approx(1.0)
+    assert tune_eval.win_probability(400, 1.0) == pytest.approx(10 / 11)
+    assert tune_eval.win_probability(10 ** 6, 1.0) > 0.999999

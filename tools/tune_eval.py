@@ -20,6 +20,9 @@ of :mod:`draughts_engine.evalmodel` by logistic regression: the probability of a
 for K.  One game in ten (``--holdout``) is kept out of the fit and scored at the end, against
 the hand-set evaluation on the same positions.  Several variants (``--variant
 russian,brazilian``) pool their games (one board size) and get one file each.
+``--search-labels FILE`` (scores of ``tools/label_positions.py``) mixes each position's label:
+``--result-weight`` times the game's result plus the rest times the search score's win
+probability on the scale ``--search-k``; the held-out loss is still against the results.
 
 Needs numpy (the tuning only; the engine reads the resulting JSON with the standard library).
 Bad usage or an unreadable file: one line and exit status 2.
@@ -247,6 +250,34 @@ def labelled_positions(paths: Sequence[str], variants: Sequence[Variant], skip_p
                     yield number, game.variant, position.raw, result
 
 
+def read_search_labels(path: str) -> Dict[Tuple[int, int, int, bool], int]:
+    """The search scores of ``tools/label_positions.py`` (``w b k wtm score`` lines, the
+    score in centi-men from White's side) by raw position."""
+    labels: Dict[Tuple[int, int, int, bool], int] = {}
+    try:
+        with _open_text(path) as handle:
+            for number, line in enumerate(handle, 1):
+                parts = line.split()
+                if not parts:
+                    continue  # a blank line
+                try:
+                    w, b, k, wtm, score = (int(x) for x in parts)
+                except ValueError:  # not five integers
+                    raise UsageError(f"{path}:{number}: expected 'w b k wtm score', "
+                                     f"got {line.strip()[:60]!r}") from None
+                labels[(w, b, k, bool(wtm))] = score
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    return labels
+
+
+def win_probability(score: float, k: float) -> float:
+    """White's expected result for a search score (White's side, centi-men) on the fit's
+    logistic scale ``1 / (1 + 10 ** (-k * score / 400))``."""
+    z = max(-40.0, min(40.0, k * score * math.log(10.0) / 400.0))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 def square_groups(variant: Variant, names: Sequence[str]) -> Dict[str, List[int]]:
     """Groups of table features that share a weight before their own: the men's squares of
     one row (per table), the kings' squares of one ring around the centre."""
@@ -324,12 +355,24 @@ def fit(args: argparse.Namespace) -> int:
     rows: List[List[Tuple[int, float]]] = []
     offsets: List[float] = []
     hand: List[float] = []
-    labels: List[float] = []
+    labels: List[float] = []   # what the fit learns: the result, or mixed with the search's
+    results: List[float] = []  # the games' results (the report's losses are against these)
     games: List[int] = []
     started = time.monotonic()
     skipped: Dict[str, int] = {}
+    searched = read_search_labels(args.search_labels) if args.search_labels else None
+    missing = 0
     for number, variant, (w, b, k, wtm), result in labelled_positions(
             args.files, variants, args.skip_plies, skipped):
+        if searched is not None:
+            found = searched.get((w, b, k, wtm))
+            if found is None:
+                missing += 1
+                continue
+            label = (args.result_weight * result
+                     + (1.0 - args.result_weight) * win_probability(found, args.search_k))
+        else:
+            label = result
         values = features(variant, w, b, k)
         rows.append([(index[name], value) for name, value in values.items() if value])
         white_k, black_k = w & k, b & k
@@ -338,8 +381,11 @@ def fit(args: argparse.Namespace) -> int:
                                                - bin(black_k).count("1")))
         score = evaluator("hand", variant).evaluate(w, b, k, True)
         hand.append(float(score))
-        labels.append(result)
+        labels.append(label)
+        results.append(result)
         games.append(number)
+    if missing:
+        print(f"left out {missing} position(s) without a search label", file=sys.stderr)
     if skipped:
         print(f"skipped {sum(skipped.values())} game(s) that did not end normally ("
               + ", ".join(f"{n} {t}" for t, n in sorted(skipped.items())) + ")",
@@ -353,6 +399,7 @@ def fit(args: argparse.Namespace) -> int:
             x[i, j] = value
     offset = np.array(offsets)
     y = np.array(labels)
+    y_result = np.array(results)
     hand_scores = np.array(hand)
     held = np.array([g % args.holdout == 0 for g in games]) if args.holdout else \
         np.zeros(len(games), dtype=bool)
@@ -371,8 +418,8 @@ def fit(args: argparse.Namespace) -> int:
     penalty = np.full(xa.shape[1], args.l2)
     for members in groups.values():
         penalty[members] = args.l2 * args.square_l2
-    _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train], y[train], 1.0,
-                        0.0, 1)
+    _, k_hand, _ = _fit(np.zeros((int(train.sum()), 0)), hand_scores[train],
+                        y_result[train], 1.0, 0.0, 1)
     prior = None
     if args.prior == "hand":
         # The hand-set evaluation as seen through the model's features (least squares on
@@ -393,8 +440,8 @@ def fit(args: argparse.Namespace) -> int:
     def logloss(scores, kk, mask):
         z = np.clip(kk * math.log(10.0) / 400.0 * scores[mask], -40, 40)
         p = 1.0 / (1.0 + np.exp(-z))
-        return float(-np.mean(y[mask] * np.log(p + 1e-12)
-                              + (1 - y[mask]) * np.log(1 - p + 1e-12)))
+        return float(-np.mean(y_result[mask] * np.log(p + 1e-12)
+                              + (1 - y_result[mask]) * np.log(1 - p + 1e-12)))
 
     model = offset + x @ weights
     report = {
@@ -411,7 +458,11 @@ def fit(args: argparse.Namespace) -> int:
         out = args.out.replace("{variant}", variant.name)
         data = {
             "variant": variant.name, "board": variant.size,
-            "method": "logistic regression of game results (Texel), tools/tune_eval.py",
+            "method": ("logistic regression of game results (Texel), tools/tune_eval.py"
+                       if not args.search_labels else
+                       f"logistic regression of labels mixed from game results (weight "
+                       f"{args.result_weight}) and search scores "
+                       f"({os.path.basename(args.search_labels)}), tools/tune_eval.py"),
             "data": [os.path.relpath(p, ROOT) if os.path.isabs(p) else p for p in args.files],
             "positions": int(train.sum()), "games": len(set(games)), "l2": args.l2,
             "square_l2": args.square_l2,
@@ -457,6 +508,14 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                            "draughts_engine/data/weights-<variant>.json, so name that file to "
                            "replace its weights")
     tune.add_argument("--skip-plies", type=int, default=8)
+    tune.add_argument("--search-labels", metavar="FILE",
+                      help="search scores of the positions (tools/label_positions.py): the "
+                      "label is mixed from the game's result and the score's win probability")
+    tune.add_argument("--result-weight", type=float, default=0.5, metavar="L",
+                      help="with --search-labels: the game result's share of the label "
+                      "(default 0.5; 1 ignores the search)")
+    tune.add_argument("--search-k", type=float, default=1.0, metavar="K",
+                      help="with --search-labels: the logistic scale of the search scores")
     tune.add_argument("--l2", type=float, default=1e-4)
     tune.add_argument("--square-l2", type=float, default=10.0,
                       help="a square's own weight is penalised this many times more than "
@@ -495,6 +554,10 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.command == "fit":
+        if not 0.0 <= args.result_weight <= 1.0:
+            raise UsageError(f"--result-weight must be between 0 and 1, not {args.result_weight}")
+        if not args.search_k > 0.0:
+            raise UsageError(f"--search-k must be above 0, not {args.search_k}")
         if "," in args.variant and "{variant}" not in args.out:
             raise UsageError("--out needs {variant} in its name when several variants are fitted")
         for name in args.variant.split(","):
