@@ -27,7 +27,7 @@ import multiprocessing
 import os
 import sys
 import time
-from typing import List, NoReturn, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -38,17 +38,12 @@ from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
-from tune_eval import UsageError, labelled_positions  # noqa: E402
+from tune_eval import UsageError, _Parser, labelled_positions  # noqa: E402  (one tool's parts)
 
 DECIDED = 2000
 """The score written for a position whose search found a win (its negation: a loss)."""
 
 RawPosition = Tuple[int, int, int, bool]
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 def score_positions(task: Tuple[str, int, List[RawPosition]]) -> List[Tuple[RawPosition, int]]:
