@@ -135,3 +135,27 @@ def test_the_win_probability_of_a_search_score_is_the_fits_logistic() -> None:
         == pytest.approx(1.0)
     assert tune_eval.win_probability(400, 1.0) == pytest.approx(10 / 11)
     assert tune_eval.win_probability(10 ** 6, 1.0) > 0.999999
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
+def test_ctrl_c_while_labelling_leaves_no_file_and_no_traceback(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "labels.txt"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tools" / "label_positions.py"),
+                             "--variant", "english", "--depth", "6", "--processes", "2",
+                             str(ROOT / "tools" / "data" / "selfplay-english-d6.pdn.gz"),
+                             "--out", str(out)],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    partial = tmp_path / "labels.txt.part"
+    deadline = time.monotonic() + 120
+    while not partial.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert partial.exists(), "the labelling never started writing"
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "Process" not in err
+    assert not out.exists() and not partial.exists()

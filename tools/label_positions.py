@@ -15,7 +15,8 @@ the raw bitboards as integers, ``white_to_move`` 1 or 0, ``score`` in centi-men 
 White's side (a win found: +2000, a loss: -2000).  ``fit --search-labels FILE`` then mixes
 each position's label from its game's result and the score's win probability
 (``--result-weight``).  Gzip when ``--out`` ends in ``.gz``; an existing ``--out`` is
-replaced only with ``--overwrite``.  ``--processes`` searches at once (default: the cores).
+replaced only with ``--overwrite``, and only once the new file is complete (an interrupted
+run leaves no file).  ``--processes`` searches at once (default: the cores).
 Runs on CPython and PyPy (PyPy is about three times faster here); standard library only.
 Bad usage or an unreadable file: one line and exit status 2.
 """
@@ -38,7 +39,7 @@ from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
-from tune_eval import UsageError, _Parser, labelled_positions  # noqa: E402  (one tool's parts)
+from tune_eval import UsageError, _Parser, labelled_positions, quiet_worker  # noqa: E402  (one tool's parts)
 
 DECIDED = 2000
 """The score written for a position whose search found a win (its negation: a loss)."""
@@ -105,19 +106,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         started = time.monotonic()
         opener = gzip.open if args.out.endswith(".gz") else open
         done = 0
+        progress = sys.stderr.isatty()
+        partial = args.out + ".part"  # renamed to --out once complete: no half-written labels
         try:
-            with opener(args.out, "wt", encoding="utf-8") as out:  # type: ignore[operator]
-                with multiprocessing.Pool(args.processes) as pool:
+            with opener(partial, "wt", encoding="utf-8") as out:  # type: ignore[operator]
+                with multiprocessing.Pool(args.processes, quiet_worker) as pool:
                     for scored in pool.imap(score_positions, tasks):
                         for (w, b, k, wtm), score in scored:
                             out.write(f"{w} {b} {k} {int(wtm)} {score}\n")
                         done += len(scored)
-                        print(f"\r{done}/{len(positions)} positions, "
-                              f"{time.monotonic() - started:.0f} s", end="", file=sys.stderr,
-                              flush=True)
+                        if progress:  # a terminal: one line, rewritten
+                            print(f"\r{done}/{len(positions)} positions, "
+                                  f"{time.monotonic() - started:.0f} s", end="",
+                                  file=sys.stderr, flush=True)
+            os.replace(partial, args.out)
         except OSError as exc:
             raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        print(f"\nwrote {done} scored positions to {args.out}", file=sys.stderr)
+        finally:
+            if os.path.exists(partial):
+                os.remove(partial)
+        print(f"{chr(10) if progress else ''}wrote {done} scored positions to {args.out} "
+              f"in {time.monotonic() - started:.0f} s", file=sys.stderr)
         return 0
     except UsageError as exc:
         print(f"label_positions.py: error: {exc}", file=sys.stderr)

@@ -37,6 +37,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
@@ -72,6 +73,12 @@ class UsageError(Exception):
 
 class NoOpeningError(Exception):
     """No random opening within ``--balance`` after :data:`MAX_OPENING_TRIES` tries."""
+
+
+def quiet_worker() -> None:
+    """A pool worker's initializer: Ctrl-C reaches the whole process group, and only the
+    parent answers it (it ends the pool), so no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -168,7 +175,7 @@ def selfplay(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     with out_file as out:
-        with multiprocessing.Pool(args.processes) as pool:
+        with multiprocessing.Pool(args.processes, quiet_worker) as pool:
             try:
                 for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
                     out.write(text.rstrip() + "\n\n")
