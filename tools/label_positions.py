@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import multiprocessing
 import os
 import sys
 import time
@@ -39,7 +38,7 @@ from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
-from tune_eval import UsageError, _Parser, labelled_positions, quiet_worker  # noqa: E402  (one tool's parts)
+from tune_eval import UsageError, _Parser, labelled_positions, quiet_pool  # noqa: E402  (one tool's parts)
 
 DECIDED = 2000
 """The score written for a position whose search found a win (its negation: a loss)."""
@@ -110,7 +109,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         partial = args.out + ".part"  # renamed to --out once complete: no half-written labels
         try:
             with opener(partial, "wt", encoding="utf-8") as out:  # type: ignore[operator]
-                with multiprocessing.Pool(args.processes, quiet_worker) as pool:
+                with quiet_pool(args.processes) as pool:
                     for scored in pool.imap(score_positions, tasks):
                         for (w, b, k, wtm), score in scored:
                             out.write(f"{w} {b} {k} {int(wtm)} {score}\n")

@@ -30,6 +30,7 @@ Bad usage or an unreadable file: one line and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import io
 import json
@@ -75,10 +76,34 @@ class NoOpeningError(Exception):
     """No random opening within ``--balance`` after :data:`MAX_OPENING_TRIES` tries."""
 
 
-def quiet_worker() -> None:
-    """A pool worker's initializer: Ctrl-C reaches the whole process group, and only the
-    parent answers it (it ends the pool), so no worker prints a traceback."""
+def _quiet_worker() -> None:
+    """A pool worker's initializer: ignore Ctrl-C (the parent answers it), then let signals in."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def quiet_pool(processes: int) -> Iterator["multiprocessing.pool.Pool"]:
+    """A process pool whose workers ignore Ctrl-C, as a ``with`` block.
+
+    Ctrl-C reaches the whole process group; only the parent answers it (leaving the block ends
+    the pool), so no worker prints a traceback.  SIGINT is blocked while the workers are
+    forked (POSIX), so none sees it before its initializer ignores it, and a Ctrl-C pressed
+    meanwhile reaches the parent once the pool is under the ``with``: it is never lost."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is not None:
+        mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = multiprocessing.Pool(processes, _quiet_worker)
+    except BaseException:
+        if mask is not None:
+            mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        raise
+    with pool:
+        if mask is not None:
+            mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        yield pool
 
 
 class _Parser(argparse.ArgumentParser):
@@ -175,7 +200,7 @@ def selfplay(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     with out_file as out:
-        with multiprocessing.Pool(args.processes, quiet_worker) as pool:
+        with quiet_pool(args.processes) as pool:
             try:
                 for done, text in enumerate(pool.imap_unordered(play_one, tasks), 1):
                     out.write(text.rstrip() + "\n\n")
