@@ -100,6 +100,11 @@ class MatchRunner:
         self.lock = threading.Lock()
         self.results: "queue.Queue[Tuple[str, Any, Any]]" = queue.Queue()
         self.running = 0
+        # Games handed to the main thread and not yet counted (guarded by lock): a worker
+        # starts its next game only once its last one is counted, so that a verdict (SPRT)
+        # or a failure reached on that game stops the match before another one begins.
+        self.uncounted = 0
+        self.counted = threading.Condition(self.lock)
         self.verdict: Optional[str] = None
         self.interrupted = False
         self.failure: Optional[str] = None
@@ -315,7 +320,9 @@ class MatchRunner:
         try:
             while not self.abort.is_set():
                 with self.lock:
-                    if not self.todo:
+                    while self.uncounted and not self.abort.is_set():
+                        self.counted.wait(0.25)
+                    if not self.todo or self.abort.is_set():
                         break
                     planned = self.todo.popleft()
                     self.running += 1
@@ -335,6 +342,8 @@ class MatchRunner:
                 finally:
                     with self.lock:
                         self.running -= 1
+                with self.lock:
+                    self.uncounted += 1
                 self.results.put(("game", planned, record))
         finally:
             for slot in slots.values():
@@ -429,8 +438,14 @@ class MatchRunner:
                 elif kind == "error":
                     self.failure = (f"draughts-match: internal error in game {item.index + 1}: "
                                     f"{payload}")
-                elif payload is not None:
-                    self._finished(payload, total)
+                else:
+                    try:
+                        if payload is not None:
+                            self._finished(payload, total)
+                    finally:
+                        with self.lock:
+                            self.uncounted -= 1
+                            self.counted.notify_all()
             except KeyboardInterrupt:
                 if self.interrupted:
                     self._stop_engines()
