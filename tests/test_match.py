@@ -502,9 +502,9 @@ def test_sprt_stops_early(tmp_path):
         "--games", "60", "--concurrency", "2", "--pdn", str(pdn),
         "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"])
     games = games_of(pdn)
-    # Everything needed to tell why, should this ever fail again (it once played all 60
-    # games under a full CI run, and could not be reproduced): each game's result and
-    # termination, the report and the runner's stderr.
+    # On failure, each game's result and termination, the report and the runner's stderr.
+    # (Before ee8cc35 the workers could play every game of a fast match before the main
+    # thread counted one, so that the SPRT stopped nothing: once 60 games in a full CI run.)
     detail = ("\n".join(f"{g.tags.get('White')}-{g.tags.get('Black')} {g.tags.get('Result')} "
                          f"{g.tags.get('Termination')}" for g in games)
               + f"\n--- report:\n{out}\n--- stderr:\n{err[-6000:]}")
