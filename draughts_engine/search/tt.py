@@ -153,9 +153,10 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
     the growth of the collector's old-generation memory (arenas and large
     blocks, read after a full collection) divided by ``entries`` (None when
     outside :data:`PLAUSIBLE_ENTRY_BYTES`), rounded up
-    to :data:`GC_ROUNDING` bytes, is the figure: the same whichever program
-    measures it (about 30 ms, so :func:`entry_bytes` measures once, when a
-    table is first built, not at import).
+    to :data:`GC_ROUNDING` bytes, is the figure. It takes about 30 ms and may
+    still move by one rounding step with the state of the heap, so the engine
+    does not call it: :func:`entry_bytes` uses the fixed
+    :data:`PYPY_ENTRY_BYTES`, which the tests check against this measure.
     """
     stats = getattr(gc, "get_stats", None)
     # PyPy's statistics keep their raw byte counts in ``_s`` (the public fields
