@@ -25,16 +25,28 @@ The table of contents (each module one concern; arrows of import run down the li
 """
 from __future__ import annotations
 
-from .errors import (AmbiguousMoveError, DraughtsError, GameOverError, IllegalMoveError,
-                     InvalidFenError, InvalidMoveError, InvalidPdnError, UndoError)
-from .game import Game, GameResult
-from .move import Move
-from .notation import format_move, parse_move
-from .pdn import iter_games, read_games, stream_games, write_game
-from .perft import perft
-from .position import Position
-from .variants import (ALGEBRAIC, NUMERIC, UnknownVariantError, Variant, get_variant,
-                       variant_for_game_type, variant_names)
+import os as _os
+import sys as _sys
+
+try:
+    from .errors import (AmbiguousMoveError, DraughtsError, GameOverError, IllegalMoveError,
+                         InvalidFenError, InvalidMoveError, InvalidPdnError, UndoError)
+    from .game import Game, GameResult
+    from .move import Move
+    from .notation import format_move, parse_move
+    from .pdn import iter_games, read_games, stream_games, write_game
+    from .perft import perft
+    from .position import Position
+    from .variants import (ALGEBRAIC, NUMERIC, UnknownVariantError, Variant, get_variant,
+                           variant_for_game_type, variant_names)
+except KeyboardInterrupt:
+    # Ctrl-C while ``python -m draughts_engine`` (or ``-m protocol...``) loads this package,
+    # before its command's own guard: Python sets sys.argv[0] to "-m" until it has found the
+    # module to run.  End as every command does on Ctrl-C, status 130 and no traceback
+    # (``protocol.launch``); a program importing the package gets its KeyboardInterrupt.
+    if _sys.argv[:1] == ["-m"]:
+        _os._exit(130)
+    raise
 
 __version__ = "0.1.0"
 

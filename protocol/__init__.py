@@ -19,30 +19,33 @@ Tools that drive engines through the reference client:
 
 Arrows run one way: front ends and tools -> client -> wire formats; servers -> session ->
 engine (``draughts_engine``).  The names below are re-exported for convenience.
+``protocol.launch`` starts the command lines (and the console scripts).
 """
 
 from __future__ import annotations
 
-from draughts_engine.search.limits import SearchLimits
-from protocol.commands import (
-    PROTOCOL_VERSION,
-    CommandError,
-    GoLimits,
-    parse_command,
-)
-
+# Nothing of the project is imported here: ``python3 -m protocol`` and the console scripts
+# load this package before their Ctrl-C guard (``protocol.launch``), and the server starts
+# faster without the client.  The names below are imported on first use.
 _CLIENT_NAMES = frozenset({
     "Engine", "EngineError", "EngineTimeoutError", "EngineTerminatedError", "ProtocolError",
     "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "EngineOption",
     "GoResult", "parse_info", "parse_bestmove",
 })
+_COMMAND_NAMES = frozenset({"PROTOCOL_VERSION", "CommandError", "GoLimits", "parse_command"})
 
 
 def __getattr__(name: str):
-    """Import the client lazily: the server does not need it, and starts faster without it."""
+    """Import a re-exported name from its module on first use."""
     if name in _CLIENT_NAMES:
         from protocol import client
         return getattr(client, name)
+    if name in _COMMAND_NAMES:
+        from protocol import commands
+        return getattr(commands, name)
+    if name == "SearchLimits":
+        from draughts_engine.search.limits import SearchLimits
+        return SearchLimits
     raise AttributeError(f"module 'protocol' has no attribute {name!r}")
 
 

@@ -1,12 +1,9 @@
 """``python3 -m protocol``: start the engine server on stdin/stdout (PROTOCOL.md)."""
 from __future__ import annotations
 
-import os
 import sys
 
+from protocol.launch import run_main
+
 if __name__ == "__main__":
-    try:
-        from protocol.server import main
-    except KeyboardInterrupt:  # Ctrl-C while the modules load: the documented 130, silently
-        os._exit(130)
-    sys.exit(main())
+    sys.exit(run_main("protocol.server"))  # a Ctrl-C while it loads: status 130, no traceback

@@ -386,7 +386,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args[0] == "--version":
             return _say(f"{ENGINE_NAME} {__version__}", sys.stdout, 0)
         if args[0] == "--dxp":
-            from .dxp import main as dxp_main
+            try:
+                from .dxp import main as dxp_main
+            except KeyboardInterrupt:  # Ctrl-C while it loads: 130, quietly (protocol.launch)
+                return 130
             return dxp_main(args[1:])
         if args == ["hub"]:
             return _serve(hub=True)

@@ -62,30 +62,34 @@ oracle -> ``wire``, the one door to ``protocol.client``/``protocol.commands``/Hu
 
 from __future__ import annotations
 
-from .catalog import CHECKS, select_checks
-from .cli import main, parse_args, parse_only
-from .config import CheckResult, Config
-from .errors import (
-    CheckFailed,
-    CheckSkipped,
-    ConformanceError,
-    EngineStartError,
-    MoveTextError,
-    SetupError,
-    UsageError,
-)
-from .harness import Check, EngineHandle, Harness
-from .hub_checks import HUB_CHECKS, run_hub_checks
-from .oracle import NO_MOVES_FEN, Rules
-from .runner import run_suite
-from .validators import (
-    Display,
-    check_info_line,
-    compare_display,
-    parse_display,
-    strip_volatile,
-    validate_handshake,
-)
+from protocol.launch import PackageLoading
+
+with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: status 130, quietly
+    from .catalog import CHECKS, select_checks
+    from .cli import main, parse_args, parse_only
+    from .config import CheckResult, Config
+    from .errors import (
+        CheckFailed,
+        CheckSkipped,
+        ConformanceError,
+        EngineStartError,
+        MoveTextError,
+        SetupError,
+        UsageError,
+    )
+    from .harness import Check, EngineHandle, Harness
+    from .hub_checks import HUB_CHECKS, run_hub_checks
+    from .oracle import NO_MOVES_FEN, Rules
+    from .runner import run_suite
+    from .validators import (
+        Display,
+        check_info_line,
+        compare_display,
+        parse_display,
+        strip_volatile,
+        validate_handshake,
+    )
+
 
 __all__ = [
     "ConformanceError",

@@ -1,7 +1,9 @@
 """``python3 -m protocol.conformance [options] -- <engine command...>``."""
+from __future__ import annotations
 
 import sys
 
-from protocol.conformance.cli import main
+from protocol.launch import run_main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(run_main("protocol.conformance.cli"))  # a Ctrl-C while it loads: status 130, no traceback

@@ -33,46 +33,50 @@ engine that cannot be started or a file that cannot be written, 130 interrupted 
 holds every finished game: resume).
 """
 
-from protocol.match.clock import Clock, TimeControl
-from protocol.match.cli import config_from_args, main, merge_main, parse_sprt
-from protocol.match.config import MatchConfig
-from protocol.match.elo import (
-    EloEstimate,
-    SprtConfig,
-    elo_interval,
-    elo_to_score,
-    format_elo,
-    los,
-    score_to_elo,
-    sprt_bounds,
-    sprt_llr,
-    sprt_llr_approx,
-    sprt_status,
-)
-from protocol.match.engines import EngineSlot, EngineSpec, parse_engine, start_engine
-from protocol.match.errors import EngineStartError, MatchError
-from protocol.match.game import play_game
-from protocol.match.openings import (
-    BUILTIN_SETS,
-    Opening,
-    OpeningError,
-    builtin_openings,
-    generate_openings,
-    load_openings,
-    resolve_openings,
-)
-from protocol.match.plan import PlannedGame, build_pairings, build_plan, parse_shard
-from protocol.match.records import (
-    FORFEITS,
-    TERMINATIONS,
-    GameRecord,
-    PdnContents,
-    game_text,
-    read_records,
-    record_from_game,
-)
-from protocol.match.report import PairStats, Summary, format_report, score_line, summarize
-from protocol.match.runner import MatchRunner
+from protocol.launch import PackageLoading
+
+with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status 130, quietly
+    from protocol.match.clock import Clock, TimeControl
+    from protocol.match.cli import config_from_args, main, merge_main, parse_sprt
+    from protocol.match.config import MatchConfig
+    from protocol.match.elo import (
+        EloEstimate,
+        SprtConfig,
+        elo_interval,
+        elo_to_score,
+        format_elo,
+        los,
+        score_to_elo,
+        sprt_bounds,
+        sprt_llr,
+        sprt_llr_approx,
+        sprt_status,
+    )
+    from protocol.match.engines import EngineSlot, EngineSpec, parse_engine, start_engine
+    from protocol.match.errors import EngineStartError, MatchError
+    from protocol.match.game import play_game
+    from protocol.match.openings import (
+        BUILTIN_SETS,
+        Opening,
+        OpeningError,
+        builtin_openings,
+        generate_openings,
+        load_openings,
+        resolve_openings,
+    )
+    from protocol.match.plan import PlannedGame, build_pairings, build_plan, parse_shard
+    from protocol.match.records import (
+        FORFEITS,
+        TERMINATIONS,
+        GameRecord,
+        PdnContents,
+        game_text,
+        read_records,
+        record_from_game,
+    )
+    from protocol.match.report import PairStats, Summary, format_report, score_line, summarize
+    from protocol.match.runner import MatchRunner
+
 
 __all__ = [
     # errors, clocks, engines

@@ -15,28 +15,32 @@ docs/play.md is the user's guide.
 """
 from __future__ import annotations
 
-from .controller import (
-    DEFAULT_LIMITS,
-    GameController,
-    Hint,
-    NotYourTurnError,
-    PlayedMove,
-)
-from .players import EngineFailure, EnginePlayer, PlayerSpec, PlayerSpecError, level_limits
-from .records import (
-    BoardView,
-    Cell,
-    GameOverError,
-    GameRecord,
-    LoadError,
-    MoveRejected,
-    Outcome,
-    PlayError,
-    UndoRedoError,
-    VARIANTS,
-    new_record,
-    records_from_text,
-)
+from protocol.launch import PackageLoading
+
+with PackageLoading():  # Ctrl-C while `python3 -m protocol.play` loads: status 130, quietly
+    from .controller import (
+        DEFAULT_LIMITS,
+        GameController,
+        Hint,
+        NotYourTurnError,
+        PlayedMove,
+    )
+    from .players import EngineFailure, EnginePlayer, PlayerSpec, PlayerSpecError, level_limits
+    from .records import (
+        BoardView,
+        Cell,
+        GameOverError,
+        GameRecord,
+        LoadError,
+        MoveRejected,
+        Outcome,
+        PlayError,
+        UndoRedoError,
+        VARIANTS,
+        new_record,
+        records_from_text,
+    )
+
 
 __all__ = [
     "GameController", "PlayedMove", "Hint", "NotYourTurnError", "DEFAULT_LIMITS",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from protocol.web.cli import main
+from protocol.launch import run_main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main("protocol.web.cli"))  # a Ctrl-C while it loads: status 130, no traceback
