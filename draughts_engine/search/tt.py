@@ -181,14 +181,11 @@ def entry_bytes_gc(board_bits: int = 54, entries: int = GC_SAMPLE_ENTRIES) -> Op
 def entry_bytes(board_bits: int = 54) -> int:
     """Estimated bytes kept alive by one entry whose key holds ``board_bits``-bit ints.
 
-    Measured on the running interpreter where that is exact and repeatable: with
-    ``sys.getsizeof`` on CPython (:func:`entry_bytes_getsizeof`).  PyPy has no
-    ``sys.getsizeof``; there it is :data:`PYPY_ENTRY_BYTES`, what its collector
-    counts (:func:`entry_bytes_gc`, checked by the tests).  That count is not
-    measured in the engine's process: it moves with the heap by a whole rounding
-    step now and then (384 or 448 from the same program), which changed the
-    table's capacity and so the search of one build from one run to the next.
-    :data:`DEFAULT_ENTRY_BYTES` elsewhere.  Cached per ``board_bits``.
+    CPython: measured with ``sys.getsizeof`` (:func:`entry_bytes_getsizeof`), exact and
+    repeatable.  PyPy: the fixed :data:`PYPY_ENTRY_BYTES`, so that one ``Hash`` size gives
+    one capacity in every run (the collector's count, :func:`entry_bytes_gc`, moves with the
+    heap; the tests check the figure against it).  :data:`DEFAULT_ENTRY_BYTES` elsewhere.
+    Cached per ``board_bits``.
     """
     try:
         return entry_bytes_getsizeof(board_bits)
