@@ -6,4 +6,4 @@ import sys
 from protocol.launch import run_main
 
 if __name__ == "__main__":
-    sys.exit(run_main("protocol.web.cli"))  # a Ctrl-C while it loads: status 130, no traceback
+    sys.exit(run_main("protocol.web.cli"))  # Ctrl-C while it loads: 130, quietly
