@@ -11,11 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
+from git_checkout import needs_git_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self") or os.name != "posix",
-                                reason="needs POSIX signals and /proc")
+pytestmark = [pytest.mark.skipif(not os.path.isdir("/proc/self") or os.name != "posix",
+                                 reason="needs POSIX signals and /proc"),
+              needs_git_checkout]
 
 
 def _processes_in(folder: Path) -> list:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from git_checkout import needs_git_checkout
 
 from draughts_engine import evalmodel
 from draughts_engine.variants import get_variant
@@ -67,6 +68,7 @@ def test_bad_usage_is_one_line_and_status_2(args) -> None:
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in done.stderr
 
 
+@needs_git_checkout
 def test_sprt_dry_run_names_both_trees_and_the_sprt() -> None:
     done = run("tools/sprt.py", "--base", "HEAD", "--new", "WORKTREE", "--variant",
                "international", "--movetime", "100", "--dry-run")
@@ -78,24 +80,29 @@ def test_sprt_dry_run_names_both_trees_and_the_sprt() -> None:
     assert f"dir={ROOT} " not in line and "/worktree " in line  # a copy, not the live checkout
 
 
+#: Both trees at HEAD: a clean checkout may have no ``main`` branch (sprt.py's default base),
+#: e.g. a CI clone of another branch or a detached HEAD.
+SPRT_HEAD = ("tools/sprt.py", "--base", "HEAD", "--new", "HEAD", "--depth", "1")
+
+
+@needs_git_checkout
 def test_sprt_never_replaces_an_existing_games_file(tmp_path: Path) -> None:
     pdn = tmp_path / "earlier.pdn"
     pdn.write_text("[Event \"earlier test\"]\n\n1. 11-15 *\n")
-    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),
-               "--games", "0")  # refused before any match starts (and its bad --games)
+    # Refused before any match starts (and before its bad --games is looked at):
+    done = run(*SPRT_HEAD, "--pdn", str(pdn), "--games", "0")
     assert done.returncode == 2
-    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn), "--nice",
-               "0", "--python", "/nonexistent/python")
+    done = run(*SPRT_HEAD, "--pdn", str(pdn), "--nice", "0", "--python", "/nonexistent/python")
     assert done.returncode == 2 and "--resume" in done.stderr and "--overwrite" in done.stderr
-    done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn), "--dry-run")
+    done = run(*SPRT_HEAD, "--pdn", str(pdn), "--dry-run")
     assert done.returncode == 0 and "note:" in done.stderr  # a dry run only warns
     assert pdn.read_text().startswith("[Event \"earlier test\"]")
     for flag in ("--resume", "--overwrite"):
-        done = run("tools/sprt.py", "--new", "HEAD", "--depth", "1", "--pdn", str(pdn),
-                   flag, "--dry-run")
+        done = run(*SPRT_HEAD, "--pdn", str(pdn), flag, "--dry-run")
         assert done.returncode == 0 and flag in done.stderr
 
 
+@needs_git_checkout
 def test_sprt_worktree_copy_holds_uncommitted_files(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     try:
