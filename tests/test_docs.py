@@ -610,3 +610,27 @@ def test_the_shape_check_sees_a_renamed_column() -> None:
     shape = _shape(["deep vs shallow  40  28  82.5%  [+178.4, +inf]"])
     assert shape == ["deep vs shallow # # # [#, #]"]
     assert _shape(["pairing games +"]) != _shape(["pairing games W"])
+
+
+def _quick_start_commands() -> List[str]:
+    """The commands of README.md's "Quick start" before its first session: run, then test."""
+    text = _read("README.md")
+    start = text.index("## Quick start")
+    blocks = code_blocks(text[start:])
+    commands = []
+    for block in blocks:
+        if block.lines and block.lines[0].startswith(("> ", "< ")):
+            break
+        commands.extend(line.strip() for line in block.lines if line.strip())
+    return commands
+
+
+def test_the_ci_runs_exactly_the_readmes_test_command() -> None:
+    """README.md's Quick start shows two commands, the engine and the tests; `.ci/run` must run
+    that test command as written, so the instructions a newcomer follows are what CI proves."""
+    commands = _quick_start_commands()
+    assert commands[0] == "python3 -m protocol"
+    assert len(commands) == 2, commands
+    script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+              if line.strip() and not line.lstrip().startswith("#")]
+    assert script[-1] == commands[1]
