@@ -15,7 +15,8 @@ file of a million games is read in the memory of one.
 Every problem is an :class:`InvalidPdnError` naming the source and the
 1-based line: a stray ``}``, ``]`` or ``)``, an unterminated tag, comment or
 variation, a malformed tag, an unknown ``GameType``, a bad FEN, a bad or
-illegal move, bytes that are not text in the encoding.  Numbers of any
+illegal move, a number without its '.' where a move is due (``2. 0815``: neither
+a move number nor a move), bytes that are not text in the encoding.  Numbers of any
 length are read without conversion errors.
 
 >>> [t.text for t in tokens(["[Event \\"x\\"] 1. 11-15 {a", "comment} (9-14 {c}) 23-19 *"], "s")]
@@ -457,8 +458,14 @@ class _Reader:
             if self.error is not None or text.startswith("$"):
                 continue
             move = _clean_move_word(text)
-            if not move or move.isdigit():
+            if not move:
                 continue  # a move number such as "12." or "12..."
+            if move.isdigit():
+                # Not a move number (no '.') and not a move in any notation read here (squares
+                # are joined by '-', 'x' or ':'): dropping it would shorten the game silently.
+                self._problem(line, f"{clip(text)} where a move is due: a move number ends "
+                                    f"with '.' and a move joins its squares with '-' or 'x'")
+                continue
             self.moves.append(move)
             if self.game is None:
                 continue

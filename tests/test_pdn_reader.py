@@ -146,6 +146,33 @@ def test_non_ascii_digits_are_not_squares() -> None:
         read_games('[GameType "\u00b2\u00b9"]\n1. 11-15 *')
 
 
+# ---- move numbers and numbers where a move is due ------------------------------------------
+
+def test_digits_alone_where_a_move_is_due_raise_naming_the_token() -> None:
+    message = pdn_error("1. 11-15 23-19 2. 0815 1-0")
+    assert message.startswith("games.pdn:1:") and "'0815' where a move is due" in message
+    assert "move number ends with '.'" in message
+    assert "'12' where a move is due" in pdn_error("1. 11-15 23-19\n12 8-11 *")  # no '.'
+    assert "'2.0815' where a move is due" in pdn_error("1. 11-15 23-19 2.0815 *")  # glued
+
+
+def test_move_numbers_with_their_dots_stay_legal() -> None:
+    for text in ("1. 11-15 23-19 2. 8-11 *", "1.11-15 23-19 2.8-11 *",
+                 "1. 11-15 1... 23-19 2. 8-11 *", "1. 11-15 {c} 1...23-19 2... 8-11 *"):
+        (game,) = read_games(text)
+        assert [m.pdn() for m in game.moves] == ["11-15", "23-19", "8-11"], text
+
+
+def test_not_strict_a_number_where_a_move_is_due_stops_its_game_only() -> None:
+    text = '[Event "bad"]\n1. 11-15 23-19 2. 0815 22-17 1-0\n' + collection(1)
+    bad, good = stream_games(text, strict=False)
+    assert "'0815' where a move is due" in str(bad.error) and bad.result == "1-0"
+    assert bad.move_texts == ("11-15", "23-19") and bad.game.ply == 2  # the moves before it
+    assert good.tags["Event"] == "g1" and good.error is None and good.game.ply == 4
+    with pytest.raises(InvalidPdnError, match="'0815' where a move is due"):
+        list(stream_games("1. 11-15 2. 0815 *", replay=False))  # the move-number syntax is read
+
+
 # ---- the lexer ----------------------------------------------------------------------------------
 
 def test_lexer_reports_problems_as_tokens_and_goes_on() -> None:
