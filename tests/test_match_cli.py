@@ -304,3 +304,23 @@ def test_an_engine_s_terminal_escapes_are_escaped_in_the_notes_and_the_pdn(tmp_p
     for shown in (err.getvalue(), text):
         assert "\x1b" not in shown and "\x07" not in shown
     assert "\\x1b]0;pwned\\x07\\x1b[2Jrandom_mover: simulated crash" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("variant", ["international", "english"])
+def test_progress_lines_write_each_result_as_the_pdn_does(tmp_path, variant):
+    """The progress line of a game shows its result in the variant's PDN notation, the token of
+    its Result tag (International: 2-0, 0-2, 1-1; English: 1-0, 0-1, 1/2-1/2)."""
+    pdn = tmp_path / "results.pdn"
+    out, err = io.StringIO(), io.StringIO()
+    config = config_from_args(TWO + ["--variant", variant, "--games", "4", "--concurrency", "1",
+                                     "--max-plies", "6", "--pdn", str(pdn)])
+    assert MatchRunner(config, out, err).run() == 0
+    shown = {}
+    for line in err.getvalue().splitlines():
+        if line.startswith("["):  # [1/4] #1 alpha - beta 1-1 (adjudication) | ...
+            words = line.split()
+            shown[int(words[1][1:])] = words[5]
+    written = {int(g.tags["Round"]): g.tags["Result"] for g in read_games(pdn.read_text())}
+    assert len(written) == 4 and shown == written
+    draw = "1-1" if variant == "international" else "1/2-1/2"
+    assert draw in shown.values()  # --max-plies 6 adjudicates draws

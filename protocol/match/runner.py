@@ -298,7 +298,7 @@ class MatchRunner:
     def _progress_text(self, record: GameRecord, total: int) -> str:
         head = self.head
         est = elo_interval(head.wins, head.draws, head.losses)
-        result = GameResult(record.outcome, "").score_text()
+        result = GameResult(record.outcome, "").pdn(self.config.variant)  # as the PDN writes it
         error = "inf" if math.isinf(est.error) or math.isnan(est.error) else f"{est.error:.0f}"
         text = (f"[{len(self.records)}/{total}] #{(record.index or 0) + 1} {record.white} - "
                 f"{record.black} {result} ({record.termination}) | {head.first} ")
