@@ -211,7 +211,7 @@ def test_a_capture_back_to_its_own_square_and_a_shorter_path_inside_a_longer_one
     assert has_class(page, 29, "dest")
     page.click('[data-square="29"]')
     assert wait_played(page, 1)[0] == "29x20x3x26x42x29"
-    open_page(page, web, "?variant=english&black=human")
+    open_page(page, web, "?variant=english&white=human&black=human")
     set_fen(page, "W:WK2:B6,7,8,14,15", 2, "W")
     for square in (2, 11, 4):
         page.click(f'[data-square="{square}"]')
@@ -240,6 +240,41 @@ def test_link_opens_a_variant_position_and_level(page, web):
     assert page.evaluate("document.getElementById('sel-level').value") == "2"
     assert piece(page, 30) == "W" and piece(page, 5) == "b"
     assert "Black to move" in page.evaluate("document.getElementById('status').textContent")
+
+
+def pieces_that_move(page: Page) -> List[str]:
+    return page.evaluate("[...document.querySelectorAll('svg#board rect.movable')]"
+                         ".map(e => e.getAttribute('data-piece'))")
+
+
+def test_english_opens_with_the_person_playing_black_who_moves_first(page, web):
+    """English checkers starts with Black: the person plays Black against the engine (White),
+    moves only Black's men, and a variant chosen from the menu keeps "the side that moves first"
+    (White in International)."""
+    open_page(page, web, "?variant=english&level=1")
+    assert page.evaluate("document.getElementById('sel-black').value") == "human"
+    assert page.evaluate("document.getElementById('sel-white').value") == "engine:draughts-engine"
+    assert "Black to move" in page.evaluate("document.getElementById('status').textContent")
+    assert set(pieces_that_move(page)) == {"b"}
+    page.click('[data-square="11"]')
+    page.click('[data-square="15"]')
+    moves = wait_played(page, 2)
+    assert moves[0] == "11-15"
+    page.wait_for("document.querySelectorAll('svg#board rect.movable').length > 0", WAIT,
+                  "Black's turn again")
+    assert set(pieces_that_move(page)) == {"b"}
+    white_man = page.evaluate("document.querySelector('svg#board rect[data-piece=\"w\"]')"
+                              ".getAttribute('data-square')")
+    page.click(f'[data-square="{white_man}"]')
+    assert page.evaluate("document.querySelectorAll('svg#board rect.selected').length") == 0
+    page.evaluate("(() => { const s = document.getElementById('sel-variant');"
+                  " s.value = 'international'; s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("document.querySelectorAll('svg#board [data-square]').length === 50 && "
+                  "document.getElementById('status').textContent.startsWith('White to move')",
+                  WAIT, "International with the person as White")
+    assert page.evaluate("document.getElementById('sel-white').value") == "human"
+    assert page.evaluate("document.getElementById('sel-black').value") == "engine:draughts-engine"
+    assert set(pieces_that_move(page)) == {"w"}
 
 
 def test_game_end_shows_result_and_reason(page, web):

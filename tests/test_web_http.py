@@ -395,6 +395,44 @@ def test_unknown_engine_in_players_is_refused(app):
     assert status == 400 and "unknown engine" in json_error(body)
 
 
+@pytest.mark.parametrize("variant,person,engine", [("international", "white", "black"),
+                                                    ("english", "black", "white"),
+                                                    ("pool", "black", "white")])
+def test_by_default_the_person_plays_the_side_that_moves_first(app, variant, person, engine):
+    """English checkers, pool and Thai draughts start with Black: a new board without players
+    gives the person that side (its men are the ones that move) and the engine the other."""
+    status, _, body = request(app, "GET", "/api/info")
+    assert json.loads(body)["first_to_move"][variant] == person
+    state = open_board(app, variant=variant, level=1)["state"]
+    assert state["turn"] == person and state["thinking"] is None
+    assert state["players"][person]["type"] == "human"
+    assert state["players"][engine] == dict(state["players"][engine], type="engine",
+                                             engine="draughts-engine")
+    own = "b" if person == "black" else "w"
+    assert state["legal"] and {state["pieces"][m["paths"][0][0] - 1] for m in state["legal"]} == {own}
+    move = state["legal"][0]["pdn"]
+    status, _, body = request(app, "POST", f"/api/boards/{state['id']}/move", {"move": move})
+    assert status == 200, body
+    state = json.loads(body)["state"]
+    assert state["turn"] == engine and state["legal"] == []  # the engine's men are not the person's
+    reply = wait_state(app, state["id"], lambda s: s["ply"] == 2 and s["thinking"] is None,
+                       "the engine's reply")
+    assert reply["turn"] == person and reply["legal"]
+
+
+@pytest.mark.parametrize("settings,white,black", [
+    ({"variant": "english", "white": "human", "black": "engine"}, "human", "engine"),
+    ({"variant": "english", "white": "human"}, "human", "human"),        # black keeps its default
+    ({"variant": "english", "black": "human", "white": "human"}, "human", "human"),
+    ({"variant": "english", "white": "engine", "black": "engine"}, "engine", "engine"),
+    ({"variant": "international", "black": "human"}, "human", "human"),
+    ({"variant": "international", "white": "engine"}, "engine", "engine"),
+])
+def test_a_link_that_names_the_players_is_obeyed(app, settings, white, black):
+    state = open_board(app, level=1, delay_ms=60000, **settings)["state"]
+    assert (state["players"]["white"]["type"], state["players"]["black"]["type"]) == (white, black)
+
+
 def test_board_routes_refuse_what_does_not_exist(app):
     board = open_board(app)
     cases = [("GET", "/api/boards/nope", None, 404), ("POST", "/api/boards/nope/move", {}, 404),

@@ -22,7 +22,7 @@ import time
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
 from draughts_engine.search.limits import SearchLimits
-from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
+from draughts_engine.variants import BLACK, UnknownVariantError, get_variant, variant_names
 from protocol.play.controller import (
     GameOverError,
     LoadError,
@@ -37,7 +37,8 @@ from .board import BoardClosedError, BoardSettings, Players, WebBoard
 from .registry import BoardLimitError, BoardRegistry, UnknownBoardError
 from .server import EventStream, HttpError, Reply, Request
 
-__all__ = ["WebApi", "DEFAULT_LEVEL", "MAX_TEXT", "MAX_MOVETIME_MS", "MAX_DELAY_MS"]
+__all__ = ["WebApi", "first_to_move", "DEFAULT_LEVEL", "MAX_TEXT", "MAX_MOVETIME_MS",
+           "MAX_DELAY_MS"]
 
 DEFAULT_LEVEL = 6
 MAX_TEXT = 1 << 19          # characters of a PDN text
@@ -50,6 +51,12 @@ EVENT_GAP_SECONDS = 0.1     # a stream sends at most about ten states a second
 
 ACTIONS = ("move", "undo", "redo", "goto", "new", "fen", "pdn", "players", "go", "stop",
            "movenow", "analyse", "hint", "heartbeat", "close")
+
+
+def first_to_move(variant: str) -> str:
+    """``white`` or ``black``: the side that moves first in ``variant`` (Black in English
+    checkers, pool and Thai draughts). A new board's person plays it unless told otherwise."""
+    return "black" if get_variant(variant).first == BLACK else "white"
 
 
 # ------------------------------------------------------------------------------ fields
@@ -143,13 +150,17 @@ class WebApi:
                 "variants": list(variant_names()),
                 "levels": {"min": LEVELS[0], "max": LEVELS[-1], "default": DEFAULT_LEVEL},
                 "max_movetime_ms": MAX_MOVETIME_MS, "max_delay_ms": MAX_DELAY_MS,
-                "max_body": self.max_body, "max_boards": self.registry.max_boards}
+                "max_body": self.max_body, "max_boards": self.registry.max_boards,
+                "first_to_move": {name: first_to_move(name) for name in variant_names()}}
 
     def _open(self, body: Dict[str, Any]) -> Reply:
         variant = self._variant(body) or "international"
         fen = _text(body, "fen", MAX_FEN) or None
         pdn = _text(body, "pdn", MAX_TEXT) or None
-        default = Players(white=None, black=self.engines.default.name,
+        engine = self.engines.default.name
+        person_first = first_to_move(variant)  # the person plays the side that moves first
+        default = Players(white=None if person_first == "white" else engine,
+                          black=None if person_first == "black" else engine,
                           limits=SearchLimits(depth=DEFAULT_LEVEL), delay_ms=1000)
         players = self._players(body, default)
         try:

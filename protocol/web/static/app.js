@@ -345,6 +345,21 @@ function currentSettings() {
   return out;
 }
 
+/* The settings of a new game in the variant chosen from the menu: a person who played the
+ * side that moves first against an engine goes on playing the side that moves first (White in
+ * International, Black in English checkers). */
+function variantSettings() {
+  const settings = currentSettings();
+  const first = (page.info && page.info.first_to_move) || {};
+  const before = page.state ? first[page.state.variant] : undefined;
+  const after = first[settings.variant];
+  const humans = ["white", "black"].filter((side) => settings[side] === "human");
+  if (before && after && before !== after && humans.length === 1 && humans[0] === before) {
+    [settings.white, settings.black] = [settings.black, settings.white];
+  }
+  return settings;
+}
+
 function playersBody() {
   const s = currentSettings();
   delete s.variant;
@@ -415,7 +430,7 @@ function wireControls() {
     on: !(page.state && page.state.analysing)}));
   $("btn-hint").addEventListener("click", () => act("hint"));
   $("btn-new").addEventListener("click", () => act("new", currentSettings()));
-  $("sel-variant").addEventListener("change", () => act("new", currentSettings()));
+  $("sel-variant").addEventListener("change", () => act("new", variantSettings()));
   for (const id of ["sel-white", "sel-black", "sel-level", "rad-level", "rad-movetime",
                     "num-movetime", "rng-delay"]) {
     $(id).addEventListener("change", () => act("players", playersBody()));
