@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 from typing import List
 
@@ -83,16 +84,158 @@ def test_the_end_of_a_game_its_reason_and_the_save_offer(tmp_path: Path) -> None
 
 def test_a_person_moving_on_the_engines_turn_is_told_whose_turn_it_is() -> None:
     done = run_play(["--variant", "tictactoe", "--white", "human", "--black", "human"],
-                    "b2\na1\nzz\nb2\nundo\nquit\n")
+                    "b2\na1\nd4\nb2\nundo\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "1. b2  (X, Human)" in done.stdout and "1... a1  (O, Human)" in done.stdout
-    assert "Not played: not a tic-tac-toe square: 'zz' (expected a1..c3)" in done.stdout
+    assert "Not played: not a tic-tac-toe square: 'd4' (expected a1..c3)" in done.stdout
     assert "Not played: cannot play 'b2': it is occupied" in done.stdout
     assert "Took back a1." in done.stdout  # one move between two people
 
 
+# ------------------------------------------------------- undo N, command words, one board a move
+
+TWO_PEOPLE = ["--variant", "english", "--white", "human", "--black", "human"]
+
+
+def _fens(out: str) -> List[str]:
+    return [line for line in out.splitlines() if line.startswith(("B:", "W:"))]
+
+
+def _fen_after(*moves: str) -> str:
+    game = Game("english")
+    game.push_all(list(moves))
+    return game.position.fen()
+
+
+def test_undo_n_takes_back_n_plies_and_a_bad_n_changes_nothing() -> None:
+    bad = ["undo 0", "undo -1", "undo two", "undo 4", "undo 99999999999999999999999",
+           "undo 1 2", "undo \u0663"]
+    script = ["undo 1", "11-15", "23-19", "9-14", *bad, "fen", "undo 2", "fen", "redo 3",
+              "redo 0", "redo 2", "fen", "undo 3", "fen", "redo 1", "fen", "quit"]
+    done = run_play(TWO_PEOPLE, "\n".join(script) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert lines_after(out, "Black 1> undo 1")[0] == "undo: no move to take back"
+    for command in bad:
+        assert lines_after(out, f"White 2> {command}")[0] == \
+            f"undo: N must be 1..3 (3 moves can be taken back), got {command[5:]!r}"
+    assert "Took back 23-19 9-14." in out  # undo 2: two plies, not one turn
+    assert lines_after(out, "White 1> redo 3")[0] == \
+        "redo: N must be 1..2 (2 moves can be redone), got '3'"
+    assert lines_after(out, "White 1> redo 0")[0] == \
+        "redo: N must be 1..2 (2 moves can be redone), got '0'"
+    assert "Replayed 23-19 9-14." in out and "Took back 11-15 23-19 9-14." in out
+    assert "Replayed 11-15." in out
+    after_three = _fen_after("11-15", "23-19", "9-14")
+    assert _fens(out) == [after_three, _fen_after("11-15"), after_three, ENGLISH_START,
+                          _fen_after("11-15")]
+
+
+def test_undo_n_against_an_engine_counts_plies_and_the_engine_moves_again() -> None:
+    done = run_play(["--variant", "english", "--black", "human", "--white", "engine",
+                     "--level", "1"], "11-15\nundo 3\nundo 1\nfen\nundo 2\nfen\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    replies = [line.split()[1] for line in out.splitlines() if line.startswith("1... ")]
+    assert len(replies) == 2  # the reply taken back by undo 1 is played again
+    assert lines_after(out, "Black 2> undo 3")[0] == \
+        "undo: N must be 1..2 (2 moves can be taken back), got '3'"
+    assert lines_after(out, "Black 2> undo 1")[0] == f"Took back {replies[0]}."
+    assert f"Took back 11-15 {replies[1]}." in out
+    assert _fens(out) == [_fen_after("11-15", replies[1]), ENGLISH_START]
+
+
+NO_ARGUMENT_LINES = ["new game now", "flip x", "board 2", "moves all", "hint please",
+                     "help me", "quit now", "exit now", "? x"]
+
+
+def test_words_after_a_command_that_takes_none_are_refused_and_nothing_is_done() -> None:
+    script = ["11-15", *NO_ARGUMENT_LINES, "fen", "board", "quit"]
+    done = run_play(TWO_PEOPLE, "\n".join(script) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for line in NO_ARGUMENT_LINES:
+        command, rest = line.split(" ", 1)
+        assert lines_after(out, f"White 1> {line}")[0] == \
+            f"{command}: takes no arguments, got {rest!r} (nothing done)"
+    assert "New game." not in out and "Hint:" not in out and "Legal moves:" not in out
+    assert "Commands:" not in out  # no help printed
+    assert _fens(out) == [_fen_after("11-15")]  # not a new game, and quit did not quit
+    board = out.split("White 1> board\n")[1].splitlines()
+    assert board[1].startswith(" 8 ")  # not flipped: Black's side still on top
+
+
+def test_an_unknown_word_is_an_unknown_command_and_move_text_stays_a_move() -> None:
+    script = ["foo", "foo bar", "xx", "Undo", "11 15", "12-16x", "c3-d4", "11-15", "fen",
+              "quit"]
+    done = run_play(TWO_PEOPLE, "\n".join(script) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for line in ("foo", "foo bar", "xx"):
+        after = lines_after(out, f"Black 1> {line}")
+        assert after[0] == f"Unknown command {line.split()[0]!r} (type help for the " \
+                           f"commands, moves for the legal moves)"
+        assert after[1].startswith("Black 1> ")  # no move error, no list of moves
+    assert lines_after(out, "Black 1> Undo")[0] == "undo: no move to take back"  # any case
+    assert lines_after(out, "Black 1> 11 15")[0].startswith(
+        "Not played: malformed move '11 15'")
+    assert lines_after(out, "Black 1> 12-16x")[0].startswith("Not played: malformed move")
+    assert lines_after(out, "Black 1> c3-d4")[0] == \
+        "Not played: c3-d4: the piece on 22 is white's, and black is to move"
+    assert "1. 11-15  (Black, Human)" in out and _fens(out) == [_fen_after("11-15")]
+
+
+def test_pass_and_placings_are_tatedrez_moves_not_commands() -> None:
+    done = run_play(["--variant", "tatedrez", "--white", "human", "--black", "human"],
+                    "pass\nfoo\nN@b2\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert lines_after(done.stdout, "White 1> pass")[0].startswith("Not played: ")
+    assert lines_after(done.stdout, "White 1> foo")[0].startswith("Unknown command 'foo'")
+    assert "1. N@b2  (White, Human)" in done.stdout
+
+
+@pytest.mark.parametrize("line, is_move", [
+    ("11-15", True), ("28x19", True), ("15x24x31", True), ("11 15", True), ("c3-d4", True),
+    ("b2", True), ("N@b2", True), ("pass", True), ("Pass", True), ("foo-bar", True),
+    ("foo", False), ("xx", False), ("x", False), ("foo 11-15", False), ("", False),
+])
+def test_what_looks_like_a_move(line: str, is_move: bool) -> None:
+    from protocol.play.terminal import looks_like_move
+    assert looks_like_move(line) is is_move
+
+
+def _boards_between_prompts(out: str) -> List[int]:
+    """How many boards (their rank-8 line) stand after each prompt, up to the next one."""
+    counts: List[int] = []
+    for line in out.splitlines():
+        if re.match(r"^(?:\S+ \d+|game over)> ", line):
+            counts.append(0)
+        elif counts and line.startswith(" 8 "):
+            counts[-1] += 1
+    return counts
+
+
+def test_each_move_draws_the_board_once() -> None:
+    done = run_play(["--variant", "english", "--black", "human", "--white", "engine",
+                     "--level", "1"], "11-15\n9-13\nundo\nredo\nundo 1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    # After 11-15 only the engine's reply is drawn (11-15 on it, the reply marked); the same
+    # after 9-13, undo, redo, and undo 1 (the engine, left to move, moves again).
+    assert _boards_between_prompts(out) == [1, 1, 1, 1, 1, 0]
+    after = lines_after(out, "Black 1> 11-15")
+    reply = next(line for line in after if line.startswith("1... "))
+    assert after[0] == "1. 11-15  (Black, Human)"
+    board = after[after.index(reply) + 1:]
+    assert " 15b " in board[4] and "[" in "".join(board[:10])  # 11-15 on it, a move marked
+    assert "Last move: 1... " + reply.split()[1] in board
+    people = run_play(TWO_PEOPLE, "11-15\n23-19\nquit\n")
+    assert _boards_between_prompts(people.stdout) == [1, 1, 0]  # between people: every move
+
+
 @pytest.fixture(scope="module")
-def international_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def international_game(
+        tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Bar: engine against engine, International, level 2, saved, stdin from /dev/null."""
     path = tmp_path_factory.mktemp("cvc") / "intl.pdn"
     done = run_play(["--variant", "international", "--white", "engine", "--black", "engine",
@@ -357,7 +500,7 @@ def test_sigterm_while_an_engine_thinks_saves_the_unfinished_game(tmp_path: Path
         program.stdin.write("32-28\n")
         program.stdin.flush()
         for line in program.stdout:  # the move is played: the engine now hangs on go
-            if line.startswith("Last move: 1. 32-28"):
+            if line.startswith("1. 32-28  (White, Human)"):
                 break
         program.send_signal(signal.SIGTERM)
         _, err = program.communicate(timeout=120)

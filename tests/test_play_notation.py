@@ -188,7 +188,8 @@ def test_the_terminal_shows_a_russian_game_in_coordinates() -> None:
     lines = text.splitlines()
     assert lines[0] == "Legal moves: " + " ".join(RUSSIAN_OPENING)
     assert "1. c3-d4  (White, Human)" in lines
-    assert "Last move: 1. c3-d4" in lines
+    assert "Last move: 1. c3-d4" not in lines  # the engine replies: one board, after it
+    assert f"Last move: 1... {reply.display}" in lines
     assert any(line.startswith(f"1... {reply.display}  (Black, draughts-engine") for line in lines)
     thinking = [line for line in lines if line.startswith("  Black thinks:") and " pv " in line]
     assert thinking and all(MOVE_SHOWN.fullmatch(move) for line in thinking

@@ -162,11 +162,21 @@ def test_a_game_in_a_real_terminal(terminal_factory, tmp_path: Path) -> None:
     reply_block = term.expect("Black 2> ")
     reply = next(line for line in reply_block.splitlines() if line.startswith("1... "))
     reply_move = reply.split()[1]
-    assert "[15b]" in reply_block and "Last move: 1... " + reply_move in reply_block
+    assert "Last move: 1... " + reply_move in reply_block
+    # One board for the move and its reply, drawn after the reply, with 11-15 on it.
+    assert reply_block.count("Last move: ") == 1 and reply_block.count("\n 8 ") == 1
+    assert " 15b " in reply_block and "[15b]" not in reply_block
     term.type("undo\r")
     assert "Took back 11-15 " + reply_move + "." in term.expect("Black 1> ")
     term.type("redo\r")
     assert "Replayed 11-15 " + reply_move + "." in term.expect("Black 2> ")
+    term.type("undo 3\r")  # more plies than were played: refused, nothing changes
+    assert "undo: N must be 1..2 (2 moves can be taken back), got '3'" in \
+        term.expect("Black 2> ")
+    term.type("foo\r")
+    assert "Unknown command 'foo' (type help" in term.expect("Black 2> ")
+    term.type("new game\r")
+    assert "new: takes no arguments, got 'game' (nothing done)" in term.expect("Black 2> ")
     term.type("11-16\r")
     rejected = term.expect("Black 2> ")
     assert "Not played: 11-16: square 11 is empty" in rejected

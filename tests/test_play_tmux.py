@@ -2,10 +2,12 @@
 capture-pane (what a person would see on the screen).
 
 ``python3 -m protocol.play --variant english --black human --white engine --level 3``:
-typing ``11-15`` gets an engine reply on the board; ``undo`` returns to the position before
-``11-15``; ``redo`` replays it; an illegal move gets a reason and the game goes on; ``save FILE``
-writes a PDN game that independent tools read (the reference rules here, pydraughts when
-installed). Skips when tmux is not installed. Waits have generous limits and measure nothing.
+typing ``11-15`` gets an engine reply on the board (one board for the two moves); ``undo``
+returns to the position before ``11-15``; ``redo`` replays it, as ``undo 2`` and ``redo 2`` do;
+words after ``flip`` and an unknown word are refused; an illegal move gets a reason and the game
+goes on; ``save FILE`` writes a PDN game that independent tools read (the reference rules here,
+pydraughts when installed). Skips when tmux is not installed. Waits have generous limits and
+measure nothing.
 """
 from __future__ import annotations
 
@@ -98,6 +100,19 @@ def bar_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
         reply_move = reply.split()[1]
         assert f"Last move: 1... {reply_move}" in block  # the reply is on the board
         assert "[15b]" not in block.split("1... ")[-1]  # the board now marks the reply
+        # What the screen shows for a move and its reply: one board, after the reply.
+        assert block.count("Last move: ") == 1 and block.count("\n 8 ") == 1, block
+        term.send("undo 2")
+        assert f"Took back 11-15 {reply_move}." in term.expect("Black 1> ")
+        term.send("redo 2")
+        assert f"Replayed 11-15 {reply_move}." in term.expect("Black 2> ")
+        term.send("flip now")
+        flip = term.expect("Black 2> ")
+        assert "flip: takes no arguments, got 'now' (nothing done)" in flip
+        assert "Last move" not in flip  # not drawn, not flipped
+        term.send("hello")
+        hello = term.expect("Black 2> ")
+        assert "Unknown command 'hello'" in hello and "Legal moves" not in hello
         term.send("fen")
         after = term.expect("Black 2> ").strip().splitlines()[-1]
         term.send("undo")

@@ -6,8 +6,13 @@ read is echoed after the prompt, so the output reads like a session). Ctrl-C whi
 thinks makes it play its best move so far (when two engines play, the program then asks whether
 to quit); Ctrl-C anywhere else asks before quitting.
 
-Commands (``help`` prints them): a move, ``undo``, ``redo``, ``hint``, ``moves``, ``board``,
-``flip``, ``new``, ``fen [FEN]``, ``save FILE``, ``load FILE [N]``, ``help``, ``quit``.
+Commands (``help`` prints them): a move, ``undo [N]``, ``redo [N]``, ``hint``, ``moves``,
+``board``, ``flip``, ``new``, ``fen [FEN]``, ``save FILE``, ``load FILE [N]``, ``help``, ``quit``.
+A command given words it does not take is refused, and so is a word that is neither a command
+nor move text (:func:`looks_like_move`); both leave the game as it was.
+
+The board is drawn once per move, never twice: after a person's move that an engine answers,
+only the position after the engine's reply is drawn (it follows at once), not the one between.
 """
 from __future__ import annotations
 
@@ -25,14 +30,15 @@ from .players import EngineFailure
 from .records import GameOverError, MoveRejected, Outcome, PlayError
 from .render import Style, board_lines, info_text, score_text
 
-__all__ = ["TerminalSession", "Series", "HELP_LINES", "QuitRequested"]
+__all__ = ["TerminalSession", "Series", "HELP_LINES", "QuitRequested", "looks_like_move"]
 
 HELP_LINES = (
     "Moves: 11-15, 28x19, a capture path 15x24x31, algebraic on 8x8 (c3-d4); from-to is",
     "  enough unless two captures share it. Tic-tac-toe: b2. Tatedrez: N@b2, a1-b3, pass.",
     "Commands:",
     "  undo         take back to your previous turn (one move between two people)",
-    "  redo         replay what undo took back",
+    "  undo N       take back N moves (plies), either side's: undo 2 = a move and its reply",
+    "  redo [N]     replay what undo took back (N: that many moves)",
     "  hint         ask the engine for a move",
     "  moves        list the legal moves",
     "  board        draw the board again",
@@ -48,6 +54,38 @@ HELP_LINES = (
 
 _COMMANDS = ("undo", "redo", "hint", "moves", "board", "flip", "new", "fen", "save", "load",
              "help", "quit", "exit", "?")
+_ALIASES = {"exit": "quit", "?": "help"}
+#: Commands that take nothing after them: ``new game now`` is refused, not read as ``new``.
+_NO_ARGUMENTS = frozenset(("hint", "moves", "board", "flip", "new", "help", "quit"))
+
+
+def looks_like_move(line: str) -> bool:
+    """Whether a line that is not a command is meant as a move, so that a problem with it is
+    a move's problem: its first word has a digit or a ``-``/``@`` (``11-15``, ``28x19``,
+    ``11 15``, ``c3-d4``, ``b2``, ``N@b2``, ``foo-bar``) or is ``pass`` (Tatedrez). A word
+    without them (``foo``, ``xx``) is an unknown command."""
+    words = line.split()
+    if not words:
+        return False
+    word = words[0]
+    return word.lower() == "pass" or any(ch in "0123456789-@" for ch in word)
+
+
+def _count(rest: str, available: int, what: str, done: str) -> Optional[int]:
+    """The ``N`` of ``undo N``/``redo N`` (None when not given): a whole number from 1 to
+    ``available``; anything else is a :class:`PlayError` naming the bad input."""
+    if not rest:
+        return None
+    if available == 0:
+        raise PlayError(f"no move to {what}")
+    if not (rest.isascii() and rest.isdigit() and len(rest) <= 9) or \
+            not 1 <= int(rest) <= available:
+        if available == 1:
+            allowed = f"1 (one move can be {done})"
+        else:
+            allowed = f"1..{available} ({available} moves can be {done})"
+        raise PlayError(f"N must be {allowed}, got {rest!r}")
+    return int(rest)
 
 
 class QuitRequested(Exception):
@@ -378,16 +416,23 @@ class TerminalSession:
     def handle(self, line: str) -> None:
         """Carry out one line: a command or a move. Problems are reported, never raised
         (except :class:`QuitRequested` and :class:`EngineFailure`)."""
-        if not line:
+        words = line.split(None, 1)
+        if not words:
             return
-        word, _, rest = line.partition(" ")
-        word_lower, rest = word.lower(), rest.strip()
+        word_lower, rest = words[0].lower(), words[1].strip() if len(words) > 1 else ""
         if word_lower not in _COMMANDS:
-            self._move(line)
+            if looks_like_move(line):
+                self._move(line)
+            else:
+                self.say(self.style.problem(
+                    f"Unknown command {words[0]!r} (type help for the commands, moves for the "
+                    f"legal moves)"))
             return
+        name = _ALIASES.get(word_lower, word_lower)
         try:
-            getattr(self, "_command_" + {"exit": "quit", "?": "help"}.get(word_lower, word_lower))(
-                rest)
+            if rest and name in _NO_ARGUMENTS:
+                raise PlayError(f"takes no arguments, got {rest!r} (nothing done)")
+            getattr(self, "_command_" + name)(rest)
         except EngineFailure:
             raise
         except PlayError as exc:
@@ -409,19 +454,43 @@ class TerminalSession:
         self._moved_here = self.controller.ply
         self.unsaved = True
         self._played(move)
+        self._show_turn()
+
+    def _show_turn(self) -> None:
+        """Draw the board, unless an engine moves next in a person's game: its move is played
+        at once and draws the board then, so a move gets one board, not two."""
+        controller = self.controller
+        if controller.has_human() and not controller.human_to_move() and \
+                not controller.result().is_over:
+            return
         self.show_board()
 
     def _command_undo(self, rest: str) -> None:
-        texts = self.controller.undo()
-        self.say(f"Took back {' '.join(self.controller.display_text(t) for t in texts)}.")
+        """``undo``: back to the person's previous turn; ``undo N``: N plies, either side's,
+        as the protocol's ``undo N`` (an engine left to move then moves again)."""
+        controller = self.controller
+        count = _count(rest, controller.ply, "take back", "taken back")
+        if count is None:
+            shown = [controller.display_text(text) for text in controller.undo()]
+        else:
+            shown = [move.display for move in controller.history[-count:]]
+            controller.go_to(controller.ply - count)
+        self.say(f"Took back {' '.join(shown)}.")
         self._announced = None
         self._moved_here = None
-        self.show_board()
+        self._show_turn()
 
     def _command_redo(self, rest: str) -> None:
-        moves = self.controller.redo()
+        """``redo``: replay up to the person's next turn; ``redo N``: N plies."""
+        controller = self.controller
+        count = _count(rest, len(controller.upcoming), "redo", "redone")
+        if count is None:
+            moves = controller.redo()
+        else:
+            moves = controller.upcoming[:count]
+            controller.go_to(controller.ply + count)
         self.say(f"Replayed {' '.join(move.display for move in moves)}.")
-        self.show_board()
+        self._show_turn()
 
     def _command_hint(self, rest: str) -> None:
         hint = self._think(lambda: self.controller.hint(on_info=self._on_info("hint:")),
