@@ -63,6 +63,11 @@ class Board:
         """Take back ``count`` plies; all or nothing."""
         raise NotImplementedError
 
+    @property
+    def ply(self) -> int:
+        """The plies played since the game's start position (what ``undo`` can take back)."""
+        raise NotImplementedError
+
     def display(self) -> List[str]:
         """The ``d`` block (PROTOCOL.md section 7), without line ends."""
         raise NotImplementedError
@@ -159,6 +164,10 @@ class DraughtsBoard(Board):
         except DraughtsError as exc:
             where = f" (after {moves_text(played)})" if played else ""
             raise SessionError(f"{exc}{where}") from None
+
+    @property
+    def ply(self) -> int:
+        return self.game.ply
 
     def undo(self, count: int) -> None:
         if count > self.game.ply:
@@ -286,6 +295,10 @@ class SmallGameBoard(Board):
             out.append(state)
             played.append(text)
         return out
+
+    @property
+    def ply(self) -> int:
+        return len(self.states) - 1
 
     def undo(self, count: int) -> None:
         plies = len(self.states) - 1

@@ -20,7 +20,7 @@ No regular expressions: tokens are split on runs of spaces and tabs by hand.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -65,7 +65,9 @@ __all__ = [
     "Perft",
     "Eval",
     "Bench",
+    "Help",
     "Hub",
+    "COMMAND_HELP",
     "tokenize",
     "token_spans",
     "parse_command",
@@ -368,9 +370,11 @@ Move = PlayMoves
 
 @dataclass(frozen=True)
 class Undo(Command):
-    """``undo [N]``: take back N plies (default 1)."""
+    """``undo [N]``: take back N plies (default 1). ``bare``: the line named no count (a
+    bare ``undo`` with nothing to take back is a notice, not an error: PROTOCOL.md)."""
 
     count: int = 1
+    bare: bool = field(default=False, compare=False)
     word: ClassVar[str] = "undo"
 
     def __post_init__(self) -> None:
@@ -494,6 +498,14 @@ class Bench(Command):
 
 
 @dataclass(frozen=True)
+class Help(Command):
+    """``help``: one ``info string`` line per command (:data:`COMMAND_HELP`)."""
+
+    word: ClassVar[str] = "help"
+    allowed_during_search: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class Hub(Command):
     """``hub``: switch to Hub v2 (valid only as the first command; the server checks that)."""
 
@@ -566,7 +578,7 @@ def _parse_move(line: str, spans: _Spans) -> Command:
 
 def _parse_undo(line: str, spans: _Spans) -> Command:
     if len(spans) == 1:
-        return Undo()
+        return Undo(bare=True)
     _no_more("undo", spans, 2)
     return Undo(_parse_int("undo", "count", spans[1][0], 1, MAX_UNDO))
 
@@ -633,8 +645,33 @@ _PARSERS: Mapping[str, Callable[[str, _Spans], Command]] = MappingProxyType(
         "eval": _no_args(Eval),
         "bench": _parse_bench,
         "hub": _no_args(Hub),
+        "help": _no_args(Help),
     }
 )
+
+COMMAND_HELP: Mapping[str, str] = MappingProxyType(
+    {
+        "uci": "uci - the engine's name, options and uciok",
+        "isready": "isready - readyok once every earlier command is handled",
+        "setoption": "setoption name <Name> [value <v>] - set an option (uci lists them)",
+        "ucinewgame": "ucinewgame - a new game: start position, empty hash",
+        "position": "position startpos|fen <FEN> [moves <m>...] - set the game",
+        "move": "move <m>... - play moves on from the current position",
+        "undo": "undo [N] - take back N plies (default 1)",
+        "go": "go [depth N] [nodes N] [movetime ms] [wtime ms btime ms [winc ms binc ms] "
+              "[movestogo N]] [ponder] [infinite] - search; ends with bestmove",
+        "stop": "stop - end the search now; its bestmove follows",
+        "ponderhit": "ponderhit - the pondered move was played: search on normally",
+        "quit": "quit - stop any search (its bestmove first) and exit",
+        "d": "d - show the position: board, fen, side, legal moves, state",
+        "perft": "perft N - count the move paths of N plies",
+        "eval": "eval - the static evaluation, term by term",
+        "bench": "bench [depth] - search a fixed set of positions; nodes and speed",
+        "hub": "hub - switch to Hub v2 (first command only)",
+        "help": "help - this list (PROTOCOL.md has the whole contract)",
+    }
+)
+"""One line per command for ``help``, in the order of PROTOCOL.md's section 4."""
 
 
 def parse_command(line: str) -> Optional[Command]:

@@ -9,6 +9,7 @@ and the final line read and how they are written.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any, Optional, Tuple
 
 from draughts_engine.search.limits import SearchInfo, SearchLimits
@@ -69,6 +70,14 @@ class SearchJob:
                     except Exception as exc:  # never let a ponderhit kill the dispatcher
                         self.log(f"ponderhit failed: {exc!r}")
             self.release.set()
+
+    @property
+    def bounded(self) -> bool:
+        """True when the search ends by itself (a depth, nodes, move time or clock limit) and
+        is not waiting for a ``ponderhit`` or a ``stop``: a command may wait for its end."""
+        if self.pondering or self.endless:
+            return False
+        return replace(self.limits, ponder=False).is_bounded
 
     @property
     def stopping(self) -> bool:

@@ -20,10 +20,10 @@ import io
 import os
 import queue
 import sys
+from collections import deque
 import threading
 import traceback
-from dataclasses import replace
-from typing import Any, BinaryIO, Callable, Dict, List, Optional, TextIO, Union
+from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Tuple, Union
 
 from draughts_engine import __version__
 from draughts_engine.search.limits import SearchInfo, SearchLimits
@@ -40,8 +40,8 @@ ENGINE_AUTHOR = "the draughts-engine authors"
 _EOF = object()
 QUIT_WAIT = 0.8
 """Seconds ``quit`` waits for a search to write its own bestmove before writing one for it."""
-STOPPED_WAIT_POLL = 0.05
-"""Seconds between two looks for a ``quit`` while a command waits for a stopped search."""
+SEARCH_WAIT_POLL = 0.05
+"""Seconds between two looks at the input while a command waits for a search to end."""
 STOPPED_WAIT_GRACE = 0.2
 """Seconds a command waits for a stopped search before a ``quit`` read meanwhile cuts the
 wait short (a search that stops at once lets the commands before that ``quit`` run)."""
@@ -69,12 +69,6 @@ class _SearchJob(SearchJob):
     def __init__(self, server: "Server", limits: SearchLimits, hold: bool) -> None:
         super().__init__(server.session, limits, hold, "search")
         self.server = server
-        self.bounded = limits.is_bounded  # ends by itself (depth, nodes, movetime or clock)
-
-    def ponderhit(self) -> None:
-        super().ponderhit()
-        # a normal search from now on: it ends by itself when the go's other limits do
-        self.bounded = replace(self.limits, ponder=False).is_bounded
 
     def report(self, info: SearchInfo) -> None:
         self.server.send(format_info(info, self.board.move_texts(info.pv)))
@@ -108,15 +102,16 @@ class Server:
         self._job_lock = threading.Lock()
         self.job: Optional[_SearchJob] = None
         self._lines: "queue.Queue[object]" = queue.Queue()
+        # lines taken from the queue by a command waiting for a search, not yet executed
+        self._pending: Deque[object] = deque()
         self._blocking = threading.Event()  # perft/bench running on the dispatcher
-        self._quit_read = threading.Event()  # the reader has read a quit line
         self._seen_command = False
         self._handlers: Dict[type, Callable] = {
             cmd.Uci: self._uci, cmd.IsReady: self._isready, cmd.SetOption: self._setoption,
             cmd.UciNewGame: self._ucinewgame, cmd.SetPosition: self._position, cmd.PlayMoves: self._move,
             cmd.Undo: self._undo, cmd.Go: self._go, cmd.Stop: self._stop,
             cmd.PonderHit: self._ponderhit, cmd.Display: self._display, cmd.Perft: self._perft,
-            cmd.Eval: self._eval, cmd.Bench: self._bench,
+            cmd.Eval: self._eval, cmd.Bench: self._bench, cmd.Help: self._help,
         }
 
     # ---- output ---------------------------------------------------------------
@@ -165,7 +160,7 @@ class Server:
             from .hub.server import HubServer
             return HubServer(self, greet=False).run()
         while True:
-            item = self._lines.get()
+            item = self._take()
             if item is _EOF:
                 self._end_of_input()
                 return 0
@@ -178,8 +173,61 @@ class Server:
     def next_item(self) -> Union[str, cmd.LineError, None]:
         """The next input line (waiting for it), a :class:`LineError` for a bad line,
         or None at end of input.  For protocol modes that take over the session (Hub)."""
-        item = self._lines.get()
+        item = self._take()
         return None if item is _EOF else item  # type: ignore[return-value]
+
+    def _take(self) -> object:
+        """The next queued item in the order read (waiting for it)."""
+        if self._pending:
+            return self._pending.popleft()
+        return self._lines.get()
+
+    def wait_for_search(self, job: Any, waiting_word: str, search_word: str = "go") -> bool:
+        """Wait until ``job`` has written its final line, so that the command at hand can run
+        after it (PROTOCOL.md section 3); True when a ``quit`` read meanwhile ends the server.
+
+        While it waits, the lines read meanwhile are looked at, not executed: a ``quit`` among
+        them stops the search at once (after :data:`STOPPED_WAIT_GRACE` for a search already
+        told to stop, so that one which stops at once lets the commands before the ``quit``
+        run); a ``stop`` ends the awaited search unless a ``search_word`` line comes before it
+        (``waiting_word``, the command that waits, included): that ``stop`` is meant for the
+        later search. The lines stay queued in order.
+        """
+        waited = 0.0
+        stop_seen = False
+        while not job.wait(SEARCH_WAIT_POLL):
+            waited += SEARCH_WAIT_POLL
+            quit_seen, stop_seen = self._look_ahead(search_word, waiting_word != search_word,
+                                                    stop_seen)
+            if quit_seen and (not job.stopping or waited >= STOPPED_WAIT_GRACE):
+                return True
+            if stop_seen and not job.stopping:
+                job.stop()
+        return False
+
+    def _look_ahead(self, search_word: str, stop_open: bool,
+                    stop_seen: bool) -> Tuple[bool, bool]:
+        """Move the lines read so far into the pending list; whether a ``quit`` is among the
+        pending lines, and whether a ``stop`` comes before the first ``search_word`` line
+        (``stop_open``: no such line came before the pending ones)."""
+        while True:
+            try:
+                self._pending.append(self._lines.get_nowait())
+            except queue.Empty:
+                break
+        quit_seen = False
+        for item in self._pending:
+            if not isinstance(item, str):
+                continue
+            words = cmd.tokenize(item)
+            word = words[0] if words else ""
+            if words == ["quit"]:
+                quit_seen = True
+            elif word == search_word:
+                stop_open = False
+            elif word == "stop" and stop_open:
+                stop_seen = True
+        return quit_seen, stop_seen
 
     def _read_loop(self) -> None:
         reader = cmd.LineReader(self.stdin)
@@ -194,10 +242,8 @@ class Server:
             if line is None:
                 self._lines.put(_EOF)
                 return
-            if cmd.tokenize(line) == ["quit"]:
-                if self._blocking.is_set():
-                    self._exit_now()
-                self._quit_read.set()  # (a command waiting for a stopped search looks)
+            if self._blocking.is_set() and cmd.tokenize(line) == ["quit"]:
+                self._exit_now()
             self._lines.put(line)
 
     def _dispatch(self, line: str) -> bool:
@@ -224,18 +270,15 @@ class Server:
             return True
         job = self.current_job()
         if job is not None and not command.allowed_during_search:
-            if not job.stopping:
+            if not (job.stopping or job.bounded):  # go infinite, a ponder search: no end
                 self.error(f"busy: {command.word} during search")
                 return False
-            # After stop the search ends soon: the GUI's next command (position, go, ...)
-            # waits for its bestmove, as UCI GUIs expect, and is then handled; a quit read
+            # A search that ends by itself (its limits, or a stop): the command waits for its
+            # bestmove and then runs, as do the commands after it, in order; a quit read
             # meanwhile is obeyed at once (the bestmove first, see _quit).
-            waited = 0.0
-            while not job.wait(STOPPED_WAIT_POLL):
-                waited += STOPPED_WAIT_POLL
-                if waited >= STOPPED_WAIT_GRACE and self._quit_read.is_set():
-                    self._quit()
-                    return True
+            if self.wait_for_search(job, command.word):
+                self._quit()
+                return True
         try:
             self._handlers[type(command)](command)
         except (SessionError, OptionError, cmd.CommandError) as exc:
@@ -303,7 +346,11 @@ class Server:
         self.session.board.play(command.moves)
 
     def _undo(self, command: cmd.Undo) -> None:
-        self.session.board.undo(command.count)
+        board = self.session.board
+        if command.bare and board.ply == 0:  # a take-back at the start: nothing to do
+            self.send("info string undo: nothing to take back")
+            return
+        board.undo(command.count)
 
     def _go(self, command: cmd.Go) -> None:
         limits = self.session.search_limits(command.limits)
@@ -324,6 +371,9 @@ class Server:
 
     def _display(self, _: cmd.Display) -> None:
         self.send_lines(list(self.session.board.display()))
+
+    def _help(self, _: cmd.Help) -> None:
+        self.send_lines([f"info string {text}" for text in cmd.COMMAND_HELP.values()])
 
     def _perft(self, command: cmd.Perft) -> None:
         self._blocking.set()

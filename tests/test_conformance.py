@@ -378,6 +378,7 @@ WELL_BEHAVED_GAPS = {
     30: "'position fen X:Y' must be answered",  # it accepts any FEN
     31: "must be answered by one error line",  # it accepts any move but 11-16
     32: "'isready 1' must be answered",  # it ignores extra arguments
+    38: "'11-15' is not legal",  # it plays 11-15 in the position after the first move too
 }
 """Contract points the canned well-behaved fake does not implement (it knows no rules)."""
 
@@ -437,6 +438,8 @@ BROKEN = [
     (fake("broken_exits_on_error.py"), ["--only", "28,35"],
      {28: ("FAIL", "exit status 1"), 35: ("PASS", "")}),
     (fake("broken_perft.py"), ["--only", "33"], {33: ("FAIL", "nodes 301")}),
+    (fake("broken_busy_bounded.py"), ["--only", "38"],
+     {38: ("FAIL", "the engine answered 'error busy: position during search'")}),
 ]
 
 
@@ -479,7 +482,7 @@ def test_an_engine_that_dies_at_start_is_one_failure():
     assert run.returncode == 1
     assert list(run.results) == [1], run.stdout
     assert "exit status 3" in run.results[1][1]
-    assert "stopped: the engine could not be set up; 36 checks not run" in run.stdout
+    assert "stopped: the engine could not be set up; 37 checks not run" in run.stdout
     assert "! no weights" in run.stdout  # its stderr is in the exchange shown
 
 
@@ -511,7 +514,7 @@ def test_a_command_that_cannot_be_executed_is_a_usage_error(args):
     (["--bogus", "--", "e"], "unrecognized arguments: --bogus"),
     (["--only", "1-x", "--", "e"], "--only: bad check number or range '1-x'"),
     (["--only", "5-2", "--", "e"], "runs backwards"),
-    (["--only", "38", "--", "e"], "no check numbered 38"),
+    (["--only", "39", "--", "e"], "no check numbered 39"),
     (["--variant", "chess", "--", "e"], "unknown variant 'chess'"),
     (["--timeout", "x", "--", "e"], "invalid float value: 'x'"),
     (["--timeout", "nan", "--", "e"], "--timeout must be a finite number of seconds"),

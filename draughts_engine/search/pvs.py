@@ -153,6 +153,12 @@ class PvsSearch:
             if moved is not None and moved != best_move:
                 best_move = moved
                 best_pv = (best_move,)
+            # The iteration cut short searched nodes of its own: a last report with the
+            # whole count (a GUI, and ``go nodes N``, read the last info line's nodes).
+            if self.on_info is not None and best_score is not None:
+                nodes, _ = tree.counters()
+                self.on_info(self._info(completed, done_seldepth, best_score, nodes,
+                                        time.perf_counter() - start, best_pv))
         nodes, _ = tree.counters()
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,
                             time.perf_counter() - start)

@@ -42,7 +42,8 @@ oracle -> ``wire``, the one door to ``protocol.client``/``protocol.commands``/Hu
 ``checks_handshake``   1-5: ``uci``, ``isready``, options
 ``checks_position``    6-12: positions, ``d``, moves, ``undo``, ``ucinewgame``
 ``checks_go``          13-21: every ``go`` limit, searches from other roots
-``checks_search``      22-27: stop latency, commands during a search, one bestmove, determinism
+``checks_search``      22-27, 38: stop latency, commands during a search, one bestmove,
+                       determinism, commands waiting for a bounded search
 ``checks_errors``      28-32: bad input
 ``checks_debug``       33-34: ``perft``, ``eval``
 ``checks_exit``        35-37: ``quit``, end of input

@@ -44,6 +44,7 @@ from .checks_position import (
 )
 from .checks_search import (
     check_busy,
+    check_commands_wait,
     check_determinism,
     check_game_end,
     check_isready_during_search,
@@ -94,6 +95,7 @@ _CHECK_TABLE: Tuple[Tuple[str, Callable[[Context], str], float, float], ...] = (
     ("quit", check_quit, 2.0, 3.0),
     ("quit during search", check_quit_searching, 2.0, 3.0),
     ("end of input", check_end_of_input, 3.0, 5.0),
+    ("commands wait for a bounded search", check_commands_wait, 4.0, 2.0),
 )
 
 

@@ -1,4 +1,4 @@
-"""Checks 22-27: behaviour during and after a search. ``stop`` latency, ``isready`` and other
+"""Checks 22-27 and 38: behaviour during and after a search. ``stop`` latency, ``isready`` and other
 commands while searching, exactly one ``bestmove`` per ``go``, the end of the game, determinism."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .validators import compare_display, strip_volatile
 from .wire import PositionCommand
 
 __all__ = ["check_stop_latency", "check_isready_during_search", "check_busy", "check_one_bestmove",
-           "check_game_end", "check_determinism"]
+           "check_game_end", "check_determinism", "check_commands_wait"]
 
 
 def check_stop_latency(context: Context) -> str:
@@ -183,3 +183,31 @@ def check_determinism(context: Context) -> str:
             raise fail(f"{go_line!r} differs between two runs: {diff[0]!r} vs {diff[1]!r}")
         done.append(f"{go_line}: {signatures[0][-1]}")
     return "; ".join(done)
+
+
+WAIT_SEARCH_MS = 1000
+"""The move time of the bounded search that commands wait for (check 38)."""
+
+
+def check_commands_wait(context: Context) -> str:
+    """Commands sent during a search with a limit of its own wait for its bestmove and then
+    run in order: ``go movetime``, then at once ``position ... moves <m>`` and ``go depth 1``;
+    no error, the first bestmove legal at the root, the second in the new position."""
+    handle = context.engine()
+    config = context.config
+    rules = context.rules
+    root = rules.start()
+    set_position(handle)
+    first = SearchRun(handle, f"go movetime {WAIT_SEARCH_MS}")
+    text = rules.sorted_moves(root)[0].pdn()
+    after = rules.play(root, [text])
+    handle.send(PositionCommand(None, (text,)).to_line())
+    handle.send("go depth 1")
+    first.wait_bestmove(WAIT_SEARCH_MS / 1000 + config.timeout)
+    validate_search(first, rules, root)
+    second = SearchRun(handle, "go depth 1", send=False)
+    second.wait_bestmove(config.timeout)
+    summary = validate_search(second, rules, after)
+    second.settle(config.timeout)
+    return (f"position and go sent during go movetime {WAIT_SEARCH_MS} waited for its "
+            f"bestmove, then ran: {summary}")

@@ -33,13 +33,16 @@ class SearchRun:
     when the line is read (the suite reads continuously while it waits).
     """
 
-    def __init__(self, handle: EngineHandle, go_line: str) -> None:
+    def __init__(self, handle: EngineHandle, go_line: str, send: bool = True) -> None:
+        """``send``: send ``go_line`` now (False: it was sent already, queued behind
+        another search)."""
         self.handle = handle
         self.go_line = go_line
         self.infos: List[Tuple[str, InfoReport]] = []
         self.best: Optional[BestMove] = None
         self.best_at: Optional[float] = None
-        handle.send(go_line)
+        if send:
+            handle.send(go_line)
         self.started = time.monotonic()
 
     def _route(self, line: str) -> Optional[str]:

@@ -365,9 +365,15 @@ class HubServer:
         if handler is None:
             self.error(f"unknown command: {hub_value(command[:64])}")
             return False
-        if self.current_job() is not None and command not in _DURING_SEARCH:
-            self.error(f"busy: {command} during search")
-            return False
+        job = self.current_job()
+        if job is not None and command not in _DURING_SEARCH:
+            if not (job.stopping or job.bounded):  # level infinite, go analyze, go ponder
+                self.error(f"busy: {command} during search")
+                return False
+            # A search that ends by itself: the command waits for its done, then runs, as
+            # in the text protocol (PROTOCOL.md section 3); a quit read meanwhile ends it now.
+            if self.server.wait_for_search(job, command):
+                return self._quit([])
         try:
             return bool(handler(pairs))
         except _HubError as exc:
