@@ -22,6 +22,7 @@ import pytest
 
 from cdp import Browser, CdpError, Page, find_chromium
 from protocol.web.cli import build_server
+from protocol.web.registry import UnknownBoardError
 
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(
@@ -186,6 +187,42 @@ def test_live_analysis_with_arrow_stop_and_screenshot(page, web, artifacts):
     assert len(played(page)) == 4
 
 
+FEN_BOX = "document.getElementById('txt-fen')"
+FEN_ERROR = "document.getElementById('fen-error').textContent"
+
+
+def press(page: Page, key: str, code: int) -> None:
+    for kind in ("rawKeyDown", "keyUp"):
+        page.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key,
+                                              "windowsVirtualKeyCode": code})
+
+
+def test_a_refused_fen_stays_in_the_box_with_the_reason(page, web):
+    """Set position with a bad FEN: the text stays in the box, marked, with the server's reason
+    under it, while the page goes on changing (a hint arrives), so that it can be corrected."""
+    open_page(page, web, "?black=human")
+    bad = "W:W99:B1"
+    type_into(page, "#txt-fen", bad)
+    page.click("#btn-setfen")
+    page.wait_for(FEN_ERROR, WAIT, "the reason the FEN was refused")
+    assert "99" in page.evaluate(FEN_ERROR)
+    assert page.evaluate(f"{FEN_BOX}.value") == bad
+    assert page.evaluate(f"{FEN_BOX}.classList.contains('invalid')")
+    page.click("#btn-hint")  # new states arrive while the box is not focused
+    page.wait_for("document.getElementById('analysis').textContent.startsWith('Hint')", WAIT,
+                  "a hint")
+    assert page.evaluate(f"{FEN_BOX}.value") == bad and "99" in page.evaluate(FEN_ERROR)
+    set_fen(page, "W:W28:B23", 28, "w")  # corrected: set, and the box follows the game again
+    assert page.evaluate(FEN_ERROR) == "" and page.evaluate(f"{FEN_BOX}.value") == "W:W28:B23"
+    assert not page.evaluate(f"{FEN_BOX}.classList.contains('invalid')")
+    type_into(page, "#txt-fen", "W:W28:B23:junk")
+    press(page, "Enter", 13)
+    page.wait_for(FEN_ERROR, WAIT, "the reason, after Enter")
+    assert page.evaluate(f"{FEN_BOX}.value") == "W:W28:B23:junk"
+    press(page, "Escape", 27)  # Escape gives the draft up: the current position is back
+    assert page.evaluate(f"{FEN_BOX}.value") == "W:W28:B23" and page.evaluate(FEN_ERROR) == ""
+
+
 def test_fen_load_and_a_capture_chosen_square_by_square(page, web):
     open_page(page, web, "?black=human")
     set_fen(page, "W:WK47:B14,19,29,31,42", 47, "W")
@@ -326,6 +363,25 @@ def test_leaving_the_page_closes_its_board(page, web):
     while len(web.registry):
         assert time.monotonic() < deadline, "the board stayed open after the page went away"
         time.sleep(0.05)
+
+
+def test_going_from_one_board_page_to_another_leaves_one_board(page, web):
+    """The old page's event stream breaks as the next page loads: that must not make the old
+    page open a board of its own on the way out (nobody would ever close it)."""
+    open_page(page, web, "?black=human")
+    first = page.evaluate("page.id")
+    page.navigate(web.url + "?black=human")
+    page.wait_for("document.querySelector('#status').textContent.includes('to move') && "
+                  f"page.id && page.id !== {json.dumps(first)}", WAIT, "the second page's board")
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            web.registry.get(first)
+        except UnknownBoardError:
+            break
+        assert time.monotonic() < deadline, "the first page's board stayed open"
+        time.sleep(0.05)
+    assert len(web.registry) == 1
 
 
 def test_turkish_board_has_64_squares_and_takes_clicks(page, web, artifacts):
@@ -470,7 +526,7 @@ def test_a_long_game_scrolls_the_move_list_on_a_narrow_screen(page, web, artifac
         assert page.evaluate(CURRENT_SHOWN), "a late move is out of view"
         type_into(page, "#txt-fen", "W:W" + "1" * 400)
         page.click("#btn-setfen")
-        page.wait_for("document.getElementById('message').textContent.length > 100", WAIT,
+        page.wait_for("document.getElementById('fen-error').textContent.length > 100", WAIT,
                       "the error about the long FEN")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.screenshot(os.path.join(artifacts, "narrow-long-game.png"))

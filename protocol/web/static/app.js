@@ -21,6 +21,7 @@ const page = {
   disconnected: false,  // the event stream broke; cleared by the next state
   leaving: false,    // the page is going away: never open a board again
   noteShown: false,  // the message line holds a note (a corrected setting), not an error
+  fenDraft: null,    // what the person typed in the FEN box, kept there until set or dropped
 };
 
 /* ------------------------------------------------------------------ server calls */
@@ -65,27 +66,62 @@ async function api(method, path, body) {
  * and the older settings would win. */
 let actQueue = Promise.resolve();
 
-function act(action, body) {
-  const run = actQueue.then(() => actNow(action, body));
+function act(action, body, onError) {
+  const run = actQueue.then(() => actNow(action, body, onError));
   actQueue = run.catch(() => null);
   return run;
 }
 
-async function actNow(action, body) {
+/* Actions by which the person puts another position on the board: the FEN box follows it
+ * again (a FEN typed there and not set is dropped). */
+const POSITION_ACTIONS = new Set(["move", "undo", "redo", "goto", "new", "fen", "pdn"]);
+
+/* One action; its refusal goes to onError(text) when given, else to the message line. */
+async function actNow(action, body, onError) {
   if (!page.id) return null;
   try {
     const data = await api("POST", `/api/boards/${page.id}/${action}`, body || {});
     if (!page.noteShown) showMessage("");  // an error is over; a note stays until replaced
     if (data && data.state) showState(data.state);
+    if (POSITION_ACTIONS.has(action)) dropFenDraft();
     return data;
   } catch (error) {
     if (error.status === 404) {
       recover();
+    } else if (onError) {
+      onError(error.message);
     } else {
       showMessage(error.message);
     }
     return null;
   }
+}
+
+/* ------------------------------------------------------------------ the FEN box */
+
+/* The FEN box shows the current position, except while the person's own text is in it:
+ * being typed, or refused by Set position (then with the reason under it, so that it can be
+ * corrected). Escape, or a position set another way, puts the current position back. */
+function showFenError(text) {
+  const box = $("txt-fen");
+  $("fen-error").textContent = text || "";
+  box.classList.toggle("invalid", Boolean(text));
+  if (text) box.setAttribute("aria-invalid", "true");
+  else box.removeAttribute("aria-invalid");
+}
+
+function dropFenDraft() {
+  page.fenDraft = null;
+  showFenError("");
+  if (page.state) $("txt-fen").value = page.state.fen;
+}
+
+function setFen() {
+  const text = $("txt-fen").value;
+  page.fenDraft = text;
+  act("fen", {fen: text}, (error) => {
+    if (page.fenDraft === text) showFenError(error);
+  });
 }
 
 function showMessage(text) {
@@ -286,7 +322,7 @@ function showState(state) {
   $("analysis").textContent = analysisText(state);
   $("result").textContent = state.result ? `${state.result.score} — ${state.result.reason}` : "";
   renderMoves(state);
-  if (document.activeElement !== $("txt-fen")) $("txt-fen").value = state.fen;
+  if (document.activeElement !== $("txt-fen") && page.fenDraft === null) $("txt-fen").value = state.fen;
   setSelect("sel-variant", state.variant);
   setSelect("sel-white", playerValue(state.players.white));
   setSelect("sel-black", playerValue(state.players.black));
@@ -441,9 +477,14 @@ function wireControls() {
   $("rng-delay").addEventListener("input", () => {
     $("out-delay").textContent = (Number($("rng-delay").value) / 1000).toFixed(1) + " s";
   });
-  $("btn-setfen").addEventListener("click", () => act("fen", {fen: $("txt-fen").value}));
+  $("btn-setfen").addEventListener("click", setFen);
   $("txt-fen").addEventListener("keydown", (e) => {
-    if (e.key === "Enter") act("fen", {fen: $("txt-fen").value});
+    if (e.key === "Enter") setFen();
+    if (e.key === "Escape") dropFenDraft();
+  });
+  $("txt-fen").addEventListener("input", () => {
+    page.fenDraft = $("txt-fen").value;
+    showFenError("");
   });
   $("btn-copyfen").addEventListener("click", () => copyText(page.state ? page.state.fen : "", "FEN"));
   $("btn-link").addEventListener("click", () => {
@@ -481,6 +522,9 @@ function wireControls() {
       showMessage(`Cannot save: ${error.message}`);
     }
   });
+  /* A navigation away may break the event stream before "pagehide" comes: from here on that is
+   * not a reason to open a new board (which nobody would close). */
+  window.addEventListener("beforeunload", () => { page.leaving = true; });
   window.addEventListener("pagehide", () => {
     page.leaving = true;
     if (page.events) page.events.close();
