@@ -7,7 +7,7 @@ only says what is missing and how to get it, and the tests that need a missing p
 skipped with that reason.  It never fails the test run: its exit status is always 0.
 
 Usage: ``python3 tools/install_test_deps.py [--dry-run]`` (tox runs it first, as its
-``system`` environment).
+``system`` environment; ``tools/run_tests.py`` uses :func:`apt_install` for python3-venv).
 """
 from __future__ import annotations
 
@@ -31,6 +31,23 @@ def can_apt() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
 
 
+def apt_install(packages: List[str]) -> bool:
+    """``apt-get install`` the packages (updating the package lists if the first try fails);
+    whether it succeeded.  Only for root with apt-get (:func:`can_apt`)."""
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q",
+               "--no-install-recommends"] + packages
+    try:
+        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode == 0:
+            return True
+        # the package lists may be missing (a fresh container) or stale
+        subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-q"], env=env,
+                       stdout=subprocess.DEVNULL)
+        return subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
 def main(argv: List[str]) -> int:
     missing = missing_programs()
     if not missing:
@@ -41,15 +58,8 @@ def main(argv: List[str]) -> int:
         print(f"test programs missing: {', '.join(missing)}; the tests that need them are "
               f"skipped. Install them with: sudo apt-get install {' '.join(packages)}")
         return 0
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     print(f"installing {' '.join(packages)} with apt-get ...", flush=True)
-    install = ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q",
-               "--no-install-recommends"] + packages
-    done = subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode == 0
-    if not done:  # the package lists may be missing or stale
-        subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-q"], env=env,
-                       stdout=subprocess.DEVNULL)
-        done = subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode == 0
+    apt_install(packages)
     still = missing_programs()
     if still:
         print(f"could not install {', '.join(still)}; the tests that need them are skipped")
