@@ -87,6 +87,8 @@ def expected_effect(game: Game, line: str) -> Tuple[Optional[Game], bool]:
             return game, True
         return game, False
     if isinstance(command, cmd.Undo):
+        if command.bare and game.ply == 0:  # a notice (info string), not an error
+            return game, False
         if command.count > game.ply:
             return game, True
         try:

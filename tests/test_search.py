@@ -6,7 +6,7 @@ import random
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import Any, List, Tuple
 
 import pytest
 
@@ -307,7 +307,8 @@ def test_a_ponderhit_during_the_iteration_after_the_depth_limit_ends_that_iterat
     monkeypatch.setattr(budget_module.SearchBudget, "poll", poll_then_ponderhit)
     result = engine.search(Position.start("international"), SearchLimits(ponder=True, depth=2),
                            on_info=lambda info: reported.append(info.depth))
-    assert reported == [1, 2, 3, 4, 5, 6] and result.depth == 6
+    # each completed depth, then one report of the whole count after the cut iteration 7
+    assert reported == [1, 2, 3, 4, 5, 6, 6] and result.depth == 6
 
 
 def test_on_info_is_called_in_the_search_thread_after_each_iteration() -> None:
@@ -746,3 +747,13 @@ def test_the_repetition_test_reads_a_bounded_stretch_of_a_long_history() -> None
     assert CountingList.reads == 0
     path[plies - 5] = key  # a repetition within reach is still found
     assert make_repetition_test(path, 1 << 30)(key, plies - 1, plies - 1) is True
+
+
+def test_a_node_limit_is_reached_and_reported_by_the_last_info() -> None:
+    """``nodes N``: the search stops once N nodes are searched (within the iteration that
+    reaches them), and the last report counts them all (PROTOCOL.md, ``go nodes``)."""
+    infos: List[Any] = []
+    result = Engine().search(Position.start("international"), SearchLimits(nodes=20000),
+                             on_info=infos.append)
+    assert infos[-1].nodes == result.nodes == 20000
+    assert infos[-1].depth == infos[-2].depth == result.depth  # the cut iteration adds no depth
