@@ -72,6 +72,13 @@ class SearchJob:
             self.release.set()
 
     @property
+    def searching(self) -> bool:
+        """True until the search itself has returned (its final line may still be held back,
+        in infinite and ponder modes, until :meth:`stop` or :meth:`ponderhit`)."""
+        with self._ponder_lock:
+            return self._searching
+
+    @property
     def bounded(self) -> bool:
         """True when the search ends by itself (a depth, nodes, move time or clock limit) and
         is not waiting for a ``ponderhit`` or a ``stop``: a command may wait for its end."""

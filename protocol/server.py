@@ -93,11 +93,14 @@ class _SearchJob(SearchJob):
 class Server:
     """The protocol server over binary stdin and text stdout."""
 
-    def __init__(self, stdin: BinaryIO, stdout: TextIO, stderr: TextIO = sys.stderr) -> None:
+    def __init__(self, stdin: BinaryIO, stdout: TextIO, stderr: TextIO = sys.stderr,
+                 session: Optional[Session] = None) -> None:
+        """``session``: the options, engine and board to serve (a fresh one by default; tests
+        hand in a session with an engine of their own)."""
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
-        self.session = Session()
+        self.session = session if session is not None else Session()
         self._out_lock = threading.Lock()
         self._job_lock = threading.Lock()
         self.job: Optional[_SearchJob] = None

@@ -21,6 +21,7 @@ from draughts_engine.variants import VARIANTS, get_variant
 from protocol.commands import MAX_LINE_BYTES
 from protocol.hub import server as hub
 from protocol.hub import wire
+from protocol.session import Session
 from protocol.client import (CommandRejectedError, EngineTerminatedError, EngineTimeoutError,
                              ProtocolError)
 from draughts_engine.search.limits import SearchLimits
@@ -85,10 +86,10 @@ class HubPeer:
     def __init__(self, engine: Optional[FakeEngine] = None) -> None:
         r_in, self.w_in = os.pipe()
         r_out, w_out = os.pipe()
-        self.server = Server(os.fdopen(r_in, "rb", buffering=0),
-                             os.fdopen(w_out, "w", encoding="utf-8", newline="\n"))
         self.engine = engine or FakeEngine()
-        self.server.session._engine = self.engine
+        self.server = Server(os.fdopen(r_in, "rb", buffering=0),
+                             os.fdopen(w_out, "w", encoding="utf-8", newline="\n"),
+                             session=Session(engine=self.engine))
         self.lines: "queue.Queue[Optional[Tuple[float, str]]]" = queue.Queue()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()

@@ -412,9 +412,9 @@ def test_a_ponderhit_after_the_ponder_search_ended_is_not_kept_for_the_next(
     job = Job(session, SearchLimits(depth=2, ponder=True), hold=True)
     job.start()
     deadline = time.monotonic() + 30
-    while job._searching and time.monotonic() < deadline:  # the search ends on its own ...
+    while job.searching and time.monotonic() < deadline:  # the search ends on its own ...
         time.sleep(0.01)
-    assert not job._searching and not job.finished.is_set()  # ... its line waits
+    assert not job.searching and not job.finished.is_set()  # ... its line waits
     job.ponderhit()
     assert job.wait(30)
     assert not session.engine()._ponderhit.is_set()
