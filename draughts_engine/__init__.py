@@ -25,10 +25,44 @@ The table of contents (each module one concern; arrows of import run down the li
 """
 from __future__ import annotations
 
-import os as _os
 import sys as _sys
+from importlib import import_module as _import_module
+from typing import Any as _Any, Dict as _Dict
 
-try:
+__version__ = "0.1.0"
+
+#: Exported name -> the module of this package that defines it.
+_WHERE: _Dict[str, str] = {
+    **dict.fromkeys(["AmbiguousMoveError", "DraughtsError", "GameOverError", "IllegalMoveError",
+                     "InvalidFenError", "InvalidMoveError", "InvalidPdnError", "UndoError"],
+                    "errors"),
+    **dict.fromkeys(["Game", "GameResult"], "game"),
+    "Move": "move",
+    **dict.fromkeys(["format_move", "parse_move"], "notation"),
+    **dict.fromkeys(["iter_games", "read_games", "stream_games", "write_game"], "pdn"),
+    "perft": "perft",
+    "Position": "position",
+    **dict.fromkeys(["ALGEBRAIC", "NUMERIC", "UnknownVariantError", "Variant", "get_variant",
+                     "variant_for_game_type", "variant_names"], "variants"),
+}
+
+
+def __getattr__(name: str) -> _Any:
+    """A name of ``__all__`` not loaded yet (see below): its module is imported now."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+# A program importing the package gets its names at once.  While ``python -m`` locates the
+# module it is about to run (``sys.argv[0]`` is "-m" until then) they load on first use
+# instead: the command's own guard then meets a Ctrl-C during the loading and ends the
+# command with status 130 and nothing printed (``draughts_engine.__main__``, and
+# ``protocol.launch`` for the commands of ``protocol``); the package never ends the process.
+if _sys.argv[:1] != ["-m"]:
     from .errors import (AmbiguousMoveError, DraughtsError, GameOverError, IllegalMoveError,
                          InvalidFenError, InvalidMoveError, InvalidPdnError, UndoError)
     from .game import Game, GameResult
@@ -39,16 +73,6 @@ try:
     from .position import Position
     from .variants import (ALGEBRAIC, NUMERIC, UnknownVariantError, Variant, get_variant,
                            variant_for_game_type, variant_names)
-except KeyboardInterrupt:
-    # Ctrl-C while ``python -m draughts_engine`` (or ``-m protocol...``) loads this package,
-    # before its command's own guard: Python sets sys.argv[0] to "-m" until it has found the
-    # module to run.  End as every command does on Ctrl-C, status 130 and no traceback
-    # (``protocol.launch``); a program importing the package gets its KeyboardInterrupt.
-    if _sys.argv[:1] == ["-m"]:
-        _os._exit(130)
-    raise
-
-__version__ = "0.1.0"
 
 __all__ = ["Position", "Move", "Game", "GameResult", "Variant", "get_variant", "variant_names",
            "variant_for_game_type", "NUMERIC", "ALGEBRAIC", "parse_move", "format_move", "perft",

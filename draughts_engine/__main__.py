@@ -1,16 +1,20 @@
 """``python -m draughts_engine perft ...``: the rules core's command line (:mod:`.cli`).
 
-A Ctrl-C while the command's modules load ends it with status 130 and no traceback, as
+The one place where the package ends the process: with the status of the command, and with
+status 130 and nothing printed on a Ctrl-C while the command's modules load, as
 ``protocol.launch`` does for the other commands (this package may not import ``protocol``).
+The package's ``__init__`` loads nothing while ``python -m`` locates this module, so the
+guard below meets every such Ctrl-C.
 """
 from __future__ import annotations
 
 import os
-import sys
 
 if __name__ == "__main__":
     try:
         from draughts_engine.cli import main
     except KeyboardInterrupt:
+        # Nothing written yet; os._exit skips the interpreter's shutdown, where a second
+        # Ctrl-C could print a traceback of its own.
         os._exit(130)
-    sys.exit(main())
+    raise SystemExit(main())

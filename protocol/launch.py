@@ -16,8 +16,9 @@ code for SIGINT) and nothing on stderr, as it does when Ctrl-C comes later:
 
 Only the standard library is imported here, and little of it: this module is loaded
 before the guarded imports (``protocol/__init__.py`` imports nothing of the project, for the
-same reason).  ``draughts_engine``, which may not import ``protocol``, guards its own
-``__init__`` and ``__main__`` the same way.
+same reason).  ``draughts_engine``, which may not import ``protocol``, never ends the
+process itself: its ``__init__`` loads nothing while ``python -m`` locates the module to
+run, and its ``__main__`` guards the loading of its command as :func:`run_main` does.
 """
 from __future__ import annotations
 
