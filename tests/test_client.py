@@ -732,3 +732,95 @@ def test_the_time_of_a_search_ends_when_its_bestmove_arrives_not_when_it_is_pars
     assert result.bestmove == "11-15" and result.last_info.depth == 50
     assert result.elapsed is not None
     assert result.elapsed <= marks[0] - begun < ended - begun - 0.3
+
+
+# --------------------------------------------------------------------------- Limit: seconds, python-chess's names
+
+
+def test_limit_takes_python_chess_names_in_seconds():
+    from protocol.client import Limit
+
+    assert Limit(time=0.5).search_limits() == SearchLimits(movetime_ms=500)
+    assert Limit(depth=6, nodes=1000).search_limits() == SearchLimits(depth=6, nodes=1000)
+    clock = Limit(white_clock=60, black_clock=59.5, white_inc=1, black_inc=0.25, remaining_moves=20)
+    assert clock.search_limits() == SearchLimits(wtime_ms=60000, btime_ms=59500, winc_ms=1000,
+                                                 binc_ms=250, movestogo=20)
+    assert Limit(infinite=True).search_limits() == SearchLimits(infinite=True)
+    assert Limit(ponder=True, time=1).search_limits() == SearchLimits(ponder=True, movetime_ms=1000)
+    assert Limit(time=0.0001).search_limits().movetime_ms == 1  # never 0 ms
+    assert repr(Limit(time=0.5, depth=4)) == "Limit(time=0.5, depth=4)"
+    assert Limit(time=0.5) == Limit(0.5)
+
+
+@pytest.mark.parametrize("name, hint", [("movetime", "time="), ("movetime_ms", "time="),
+                                        ("wtime", "white_clock="), ("binc", "black_inc="),
+                                        ("movestogo", "remaining_moves="), ("mate", "no such limit"),
+                                        ("seconds", "")])
+def test_a_wrong_limit_name_is_a_type_error_that_names_the_limits(name, hint):
+    from protocol.client import Limit
+
+    with pytest.raises(TypeError) as caught:
+        Limit(**{name: 1})
+    message = str(caught.value)
+    assert repr(name) in message and hint in message
+    assert ("time, depth, nodes, white_clock, black_clock, white_inc, black_inc, "
+            "remaining_moves, infinite, ponder") in message
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"time": 0}, "time must be more than 0 seconds"),
+    ({"time": -1}, "time must be in 0.."),
+    ({"time": "1"}, "time is a number of seconds"),
+    ({"white_clock": True, "black_clock": 1}, "white_clock is a number of seconds"),
+    ({"white_clock": 60}, "a clock needs both white_clock and black_clock"),
+    ({"depth": 0}, "depth must be in 1..99"),
+    ({"infinite": True, "time": 1}, "infinite cannot be combined with time"),
+    ({"time": float("nan")}, "time must be in 0.."),
+])
+def test_a_bad_limit_value_is_a_value_error_in_limits_words(kwargs, words):
+    from protocol.client import Limit
+    from draughts_engine.search.limits import InvalidLimitsError
+
+    with pytest.raises(InvalidLimitsError, match=words.replace(".", r"\.")):
+        Limit(**kwargs)
+
+
+def test_limit_doctests():
+    assert doctest.testmod(importlib.import_module("protocol.client.limit")).failed == 0
+
+
+def test_go_and_start_search_take_a_limit():
+    from protocol.client import Limit
+
+    engine, transport = scripted(("go movetime 250", ["bestmove 11-15"]),
+                                 ("go wtime 60000 btime 30000 winc 1000 binc 0", ["bestmove 9-13"]),
+                                 ("go infinite", []), ("stop", ["bestmove 11-16"]))
+    assert engine.go(Limit(time=0.25)).bestmove == "11-15"
+    clock = Limit(white_clock=60, black_clock=30, white_inc=1, black_inc=0)
+    assert engine.go(clock).bestmove == "9-13"
+    engine.start_search(Limit(infinite=True))
+    assert engine.stop().bestmove == "11-16"
+    transport.assert_done()
+
+
+def test_go_refuses_what_is_not_limits_before_sending():
+    from protocol.client import Limit
+
+    engine, transport = scripted()
+    with pytest.raises(TypeError, match="protocol.client.Limit"):
+        engine.go(6)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="start_search"):
+        engine.go(Limit(infinite=True))
+    transport.assert_done()  # nothing was sent
+
+
+def test_the_hub_client_takes_a_limit():
+    from protocol.client import Limit
+    from protocol.hub.client import HubEngine
+
+    root = os.path.dirname(os.path.dirname(FAKE_ENGINES))
+    with HubEngine.popen([sys.executable, "-m", "protocol"], timeout=20, cwd=root) as engine:
+        engine.set_option("Variant", "english")
+        engine.position(None, ["11-15"])
+        assert engine.go(Limit(depth=2)).bestmove is not None
+        assert engine.go(Limit(time=0.05)).bestmove is not None

@@ -634,3 +634,44 @@ def test_the_ci_runs_exactly_the_readmes_test_command() -> None:
     script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
               if line.strip() and not line.lstrip().startswith("#")]
     assert script[-1] == commands[1]
+
+
+def _readme_client_snippet() -> CodeBlock:
+    """README.md's reference-client snippet (the one that imports protocol.client)."""
+    blocks = [block for block in python_snippets("README.md", _read("README.md"))
+              if any(line.startswith("from protocol.client import") for line in block.lines)]
+    assert len(blocks) == 1, [block.line for block in blocks]
+    return blocks[0]
+
+
+def _without_virtual_environments(path: str) -> str:
+    """``path`` without the ``bin`` folders of virtual environments (tox's, a user's)."""
+    return os.pathsep.join(folder for folder in path.split(os.pathsep)
+                           if folder and not (Path(folder).parent / "pyvenv.cfg").exists())
+
+
+def test_the_readme_client_snippet_runs_with_a_venvs_interpreter_given_by_path(
+        tmp_path: Path) -> None:
+    """A user's virtual environment that holds the repository (here through a ``.pth`` file, as
+    an editable install does) and the README's client snippet saved in another folder, run as
+    ``/path/to/venv/bin/python script.py``: no PYTHONPATH and no virtual environment on PATH, so
+    the engine the snippet starts must be that same Python (``"python3"`` on PATH is not)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   capture_output=True, timeout=120)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = _without_virtual_environments(env.get("PATH", ""))
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                              "['purelib'])"], check=True, capture_output=True, text=True,
+                             env=env, timeout=60).stdout.strip()
+    Path(purelib, "draughts_engine_repository.pth").write_text(f"{ROOT}\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    script = elsewhere / "client.py"
+    script.write_text("\n".join(_readme_client_snippet().lines) + "\n", encoding="utf-8")
+    done = subprocess.run([str(python), str(script)], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    assert done.stdout.strip(), "the snippet printed nothing"

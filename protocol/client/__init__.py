@@ -9,6 +9,9 @@ Modules, lowest layer first:
   :class:`BestMove`, :class:`EngineOption`, :class:`GoResult`);
 * :mod:`protocol.client.parsers`: pure functions from one line to one value
   (:func:`parse_info`, :func:`parse_bestmove`, :func:`parse_option`, :func:`parse_id`);
+* :mod:`protocol.client.limit`: :class:`Limit`, search limits in python-chess's words
+  (seconds: ``Limit(time=0.5)``, ``Limit(white_clock=60, black_clock=60)``), accepted
+  wherever :class:`SearchLimits` is;
 * :mod:`protocol.client.transcript`: :class:`Transcript`, the last lines exchanged;
 * :mod:`protocol.client.transport`: :class:`Transport` and the two real ones,
   :class:`StreamTransport` and :class:`ProcessTransport` (lines from background threads);
@@ -20,10 +23,10 @@ Modules, lowest layer first:
 Every wait has a timeout. Failures are :class:`EngineError` subclasses that carry the last
 lines of the transcript (``> sent``, ``< received``, ``! stderr``, ``# event``)::
 
-    with Engine.popen(["python3", "-m", "protocol"]) as engine:
+    with Engine.popen([sys.executable, "-m", "protocol"]) as engine:
         engine.set_option("Variant", "russian")
         engine.position(moves=["c3-d4"])
-        result = engine.go(SearchLimits(depth=4))
+        result = engine.go(Limit(depth=4))        # or Limit(time=0.5): seconds
         print(result.bestmove, result.last_info)
 
 Leaving the ``with`` block always reaps the process: ``quit``, then terminate, then kill.
@@ -50,6 +53,7 @@ from protocol.client.errors import (
     IllegalBestMoveError,
     ProtocolError,
 )
+from protocol.client.limit import Limit
 from protocol.client.parsers import parse_bestmove, parse_id, parse_info, parse_option
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
 from protocol.client.transcript import Transcript
@@ -78,6 +82,7 @@ __all__ = [
     "ProcessTransport",
     "EngineConnection",
     "Engine",
+    "Limit",
     "SearchLimits",
     "GoLimits",
 ]

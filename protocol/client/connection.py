@@ -22,6 +22,7 @@ from protocol.client.errors import (
     EngineTimeoutError,
     ProtocolError,
 )
+from protocol.client.limit import Limit, search_limits
 from protocol.client.reports import EngineOption, GoResult, InfoReport
 from protocol.client.transcript import LogTarget, Transcript
 from protocol.client.transport import ProcessTransport, StreamTransport, Transport
@@ -214,12 +215,13 @@ class EngineConnection:
 
     def go(
         self,
-        limits: SearchLimits = SearchLimits(),
+        limits: Union[Limit, SearchLimits] = SearchLimits(),
         *,
         timeout: Optional[float] = None,
         on_info: Optional[Callable[[InfoReport], None]] = None,
     ) -> GoResult:
-        """Search with ``limits`` and wait for the best move.
+        """Search with ``limits`` (a :class:`~protocol.client.limit.Limit`, in seconds, or a
+        :class:`SearchLimits`) and wait for the best move.
 
         ``timeout`` defaults to the time the limits allow plus ``go_margin`` (or
         ``search_timeout``); ``float("inf")`` waits as long as it takes; a negative or NaN
@@ -227,6 +229,7 @@ class EngineConnection:
         ``info`` report as it is read. For ``infinite`` and ``ponder`` use
         :meth:`start_search` and :meth:`stop`.
         """
+        limits = search_limits(limits)
         if limits.infinite or limits.ponder:
             raise ValueError("go(infinite/ponder) never ends by itself: use start_search()")
         _check_timeout(timeout)
@@ -234,9 +237,11 @@ class EngineConnection:
         return self.wait_bestmove(timeout)
 
     def start_search(
-        self, limits: SearchLimits = SearchLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
+        self, limits: Union[Limit, SearchLimits] = SearchLimits(), *,
+        on_info: Optional[Callable[[InfoReport], None]] = None
     ) -> None:
-        """Start a search and return at once; finish with :meth:`stop` or :meth:`wait_bestmove`."""
+        """Start a search (``limits`` as for :meth:`go`) and return at once; finish with
+        :meth:`stop` or :meth:`wait_bestmove`."""
         raise NotImplementedError
 
     def go_infinite(self, *, on_info: Optional[Callable[[InfoReport], None]] = None) -> None:

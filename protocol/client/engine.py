@@ -4,10 +4,10 @@
 ``isready`` after every command that answers nothing, so a rejected command raises
 :class:`~protocol.client.errors.CommandRejectedError` at once::
 
-    with Engine.popen(["python3", "-m", "protocol"]) as engine:
+    with Engine.popen([sys.executable, "-m", "protocol"]) as engine:
         engine.set_option("Variant", "russian")
         engine.position(moves=["c3-d4"])
-        result = engine.go(SearchLimits(depth=4))
+        result = engine.go(Limit(depth=4))        # or Limit(time=0.5): seconds
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from draughts_engine.search.limits import SearchLimits
 from protocol.client.connection import EngineConnection
 from protocol.client.errors import CommandRejectedError, ProtocolError
 from protocol.client.infos import InfoLog
+from protocol.client.limit import Limit, search_limits
 from protocol.client.parsers import (error_reason, first_word, parse_bestmove, parse_id,
                                      parse_info, parse_option)
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
@@ -142,10 +143,13 @@ class Engine(EngineConnection):
     # ------------------------------------------------------------------ searching
 
     def start_search(
-        self, limits: SearchLimits = SearchLimits(), *, on_info: Optional[Callable[[InfoReport], None]] = None
+        self, limits: Union[Limit, SearchLimits] = SearchLimits(), *,
+        on_info: Optional[Callable[[InfoReport], None]] = None
     ) -> None:
-        """Send ``go <limits>`` and return at once; finish with :meth:`stop` or
+        """Send ``go <limits>`` (a :class:`~protocol.client.limit.Limit`, in seconds, or a
+        :class:`SearchLimits`) and return at once; finish with :meth:`stop` or
         :meth:`wait_bestmove`."""
+        limits = search_limits(limits)
         self._require_idle()
         line = " ".join(["go"] + go_tokens(limits))
         sent = time.monotonic()

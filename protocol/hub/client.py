@@ -46,6 +46,7 @@ from protocol.client.errors import (
     ProtocolError,
 )
 from protocol.client.infos import InfoLog
+from protocol.client.limit import Limit, search_limits
 from protocol.client.reports import EngineOption, GoResult, InfoReport
 from protocol.client.transport import Transport
 from protocol.hub.wire import (
@@ -361,9 +362,10 @@ class HubEngine(EngineConnection):
 
     # ------------------------------------------------------------------ searching
 
-    def start_search(self, limits: SearchLimits = SearchLimits(), *,
+    def start_search(self, limits: Union[Limit, SearchLimits] = SearchLimits(), *,
                      on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """Send ``level`` and ``go think|ponder|analyze`` (analyze for infinite) and return."""
+        limits = search_limits(limits)
         self._require_idle()
         self.init()
         pairs = hub_level_pairs(limits, self.position_now.white_to_move)
