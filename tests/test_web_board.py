@@ -207,8 +207,60 @@ def test_game_end_has_result_and_reason(boards):
     assert state["result"] == {"winner": "white", "reason": state["result"]["reason"], "score": "2-0"}
     assert "no legal move" in state["result"]["reason"] and state["status"].startswith("Game over")
     assert state["legal"] == []
-    with pytest.raises(Exception):
-        board.act("hint")
+
+
+def test_hint_and_analysis_of_a_finished_game_without_moves(boards):
+    """No move remains: Hint says so, and the analysis is the result (no engine needed)."""
+    board = boards(black=None, fen="W:W28:B23")
+    board.act("move", text="28x19")
+    state = board.act("hint")
+    assert state["hint"]["move"] is None and "game is over" in state["hint"]["none"]
+    assert not state["hinting"]
+    state = board.act("analyse", on=True)
+    assert state["analysis"]["kind"] == "final" and state["analysis"]["result"] == "2-0"
+    assert "no legal move" in state["analysis"]["reason"] and not state["analysing"]
+    draw = boards(white=None, black=None, variant="english", fen="W:WK32:BK1")
+    for move in ["32-27", "1-5", "27-32", "5-1"] * 2:
+        state = draw.act("move", text=move)
+    assert state["result"]["winner"] == "draw"
+    state = draw.act("hint")
+    assert state["hint"]["move"] is None and "repetition" in state["hint"]["none"]
+
+
+def test_analysis_of_a_finished_game_whose_position_has_moves(boards):
+    """A draw by repetition leaves moves on the board: an engine analyses that position (in a
+    game of its own), until stopped, and plays nothing; its engine is reaped afterwards."""
+    board = boards(white=None, black=None, variant="english", fen="W:WK32:BK1")
+    for move in ["32-27", "1-5", "27-32", "5-1"] * 2:
+        state = board.act("move", text=move)
+    assert state["result"]["winner"] == "draw" and state["ply"] == 8
+    board.act("analyse", on=True)
+    state = wait(board, lambda s: s["analysis"] and s["analysis"]["depth"]
+                 and s["analysis"]["pv"], "an analysis of the final position")
+    assert state["analysing"] and state["analysis"]["kind"] == "analyse"
+    assert state["analysis"]["pv"][0] in ("32-27", "32-28")
+    state = board.act("stop")
+    assert not state["analysing"] and state["ply"] == 8 and state["result"]["winner"] == "draw"
+    if os.path.isdir("/proc/self"):  # two people play: the analysis's engine was the only one
+        assert children() == []
+
+
+def children() -> List[int]:
+    """The live engine processes this process started (Linux /proc; the client's guard
+    process, which outlives engines, is not one)."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                command = handle.read()
+        except (OSError, IndexError):
+            continue
+        if (name.isdigit() and int(fields[1]) == os.getpid() and fields[0] != "Z"
+                and b"guard.py" not in command):
+            found.append(int(name))
+    return found
 
 
 def test_new_game_variant_fen_and_pdn(boards):

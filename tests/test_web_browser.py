@@ -322,6 +322,17 @@ def test_game_end_shows_result_and_reason(page, web):
     status = page.evaluate("document.getElementById('status').textContent")
     assert "2-0" in status and "no legal move" in status
     assert "no legal move" in page.evaluate("document.getElementById('result').textContent")
+    # The finished game's last position can still be analysed (its value is the result), and
+    # Hint says there is no move.
+    assert not page.evaluate("document.getElementById('btn-analyse').disabled")
+    page.click("#btn-analyse")
+    page.wait_for("document.getElementById('analysis').textContent.startsWith('Final position')",
+                  WAIT, "the final position's evaluation")
+    assert "2-0" in page.evaluate("document.getElementById('analysis').textContent")
+    page.click("#btn-hint")
+    page.wait_for("document.getElementById('analysis').textContent.includes('no move')", WAIT,
+                  "the hint that there is no move")
+    assert page.evaluate("document.getElementById('message').textContent") == ""
 
 
 def test_engine_against_engine_with_speed_control_and_stop(page, web):

@@ -433,6 +433,22 @@ def test_a_link_that_names_the_players_is_obeyed(app, settings, white, black):
     assert (state["players"]["white"]["type"], state["players"]["black"]["type"]) == (white, black)
 
 
+def test_analyse_and_hint_answer_on_a_finished_game(app):
+    board = open_board(app, fen="W:W28:B23", black="human")
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/move", {"move": "28x19"})
+    assert status == 200 and json.loads(body)["state"]["result"]["score"] == "2-0"
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/analyse", {"on": True})
+    assert status == 200, body
+    analysis = json.loads(body)["state"]["analysis"]
+    assert analysis["kind"] == "final" and analysis["result"] == "2-0"
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/hint", {})
+    assert status == 200, body
+    hint = json.loads(body)["state"]["hint"]
+    assert hint["move"] is None and "over" in hint["none"]
+    status, _, body = request(app, "POST", f"/api/boards/{board['id']}/go", {})
+    assert status == 409 and "over" in json_error(body)  # nothing to play, though
+
+
 def test_board_routes_refuse_what_does_not_exist(app):
     board = open_board(app)
     cases = [("GET", "/api/boards/nope", None, 404), ("POST", "/api/boards/nope/move", {}, 404),

@@ -119,6 +119,7 @@ class WebBoard:
         self._analysis: Optional[Dict[str, Any]] = None
         self._hint: Optional[Dict[str, Any]] = None
         self._message: Optional[str] = None
+        self._analyst: Optional[GameController] = None  # analyses a finished game's position
         self.controller = self._new_controller(settings.variant, settings.fen)
         try:
             if settings.pdn:
@@ -188,11 +189,12 @@ class WebBoard:
 
     def move_now(self) -> Dict[str, Any]:
         """The engine's best move so far is played now: the thinking engine's, or (during an
-        analysis on a person's turn) the analysis's. Does not wait for the move."""
+        analysis on a person's turn) the analysis's. Does not wait for the move. (The analysis
+        of a finished game plays nothing: it stops, and its best move shows as a hint.)"""
         if self.closed:
             raise BoardClosedError(f"board {self.id} is closed")
         self._play_best = True
-        self.controller.move_now()
+        (self._analyst or self.controller).move_now()
         return self.snapshot()
 
     def close(self) -> None:
@@ -280,12 +282,33 @@ class WebBoard:
             self.paused = True
 
     def _do_analyse(self, was: Optional[str], on: bool = True) -> None:
-        if on and was != "analyse":
-            self._require_ongoing()
+        if not on or was == "analyse":
+            return
+        outcome = self.controller.result()
+        if not outcome.is_over:
             self._next_job = "analyse"
+            return
+        # A finished game: its last position is still worth a look. Where moves remain (a
+        # draw by a rule, a result read from a PDN) an engine analyses the position as such,
+        # in a game of its own; where none does, the result is the evaluation.
+        if self.controller.record.position.legal_moves():
+            analyst = GameController(self.controller.variant,
+                                     white=self._player_spec("white"),
+                                     black=self._player_spec("black"),
+                                     limits=self.players.limits, fen=self.controller.fen())
+            if not analyst.result().is_over:
+                self._analyst = analyst
+                self._next_job = "analyse"
+                return
+            analyst.close()
+        self._analysis = _final_analysis(outcome)
 
     def _do_hint(self, was: Optional[str]) -> None:
-        self._require_ongoing()
+        outcome = self.controller.result()
+        if outcome.is_over:  # no move to suggest: say so, as a hint
+            self._hint = {"move": None, "pdn": None, "arrow": None,
+                          "none": f"the game is over ({outcome.reason})"}
+            return
         self._next_job = "hint"
 
     def _require_ongoing(self) -> None:
@@ -362,10 +385,11 @@ class WebBoard:
         self._halt.set()
         deadline = time.monotonic() + ABANDON_AFTER
         while worker.is_alive():
-            self.controller.cancel()
+            searching = self._analyst or self.controller
+            searching.cancel()
             worker.join(0.05)
             if worker.is_alive() and time.monotonic() > deadline:
-                self.controller.abandon_search(
+                searching.abandon_search(
                     f"did not answer stop within {ABANDON_AFTER:g} s and was killed (it "
                     f"starts afresh when next needed)")
                 deadline = float("inf")
@@ -390,8 +414,10 @@ class WebBoard:
                 self._set_hint(hint)
                 return
             if job == "analyse":
-                hint = self._search(controller.analyse, "analyse", helper=True)
-                if not (self._play_best and controller.human_to_move()) or self._halt.is_set():
+                analyst = self._analyst or controller
+                hint = self._search(analyst.analyse, "analyse", helper=True)
+                if (not (self._play_best and controller.human_to_move()) or self._halt.is_set()
+                        or analyst is not controller):
                     self._set_hint(hint)
                     return
                 controller.play(hint.move)
@@ -428,6 +454,9 @@ class WebBoard:
             if self.log is not None:
                 self.log(f"board {self.id[:6]}: internal error: {type(error).__name__}: {error}")
         finally:
+            analyst, self._analyst = self._analyst, None
+            if analyst is not None:
+                analyst.close()  # reaps its engine
             with self._state:
                 self._thinking = None
                 if self._analysis is not None:
@@ -585,6 +614,15 @@ def _arrow(record: DraughtsRecord, text: str) -> Optional[List[int]]:
     except ValueError:
         return None
     return [squares[0], squares[-1]]
+
+
+def _final_analysis(outcome: Any) -> Dict[str, Any]:
+    """The analysis of a position where the game is over and no move remains: its result
+    (``kind`` ``final``; ``score_cp`` 0 for a draw, ``result`` the score, ``reason``)."""
+    return {"kind": "final", "engine": None, "running": False, "depth": None, "seldepth": None,
+            "score_cp": 0 if outcome.winner == "draw" else None, "mate": None, "nodes": None,
+            "nps": None, "pv": [], "arrow": None, "result": outcome.score,
+            "reason": outcome.reason}
 
 
 def _copy(analysis: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:

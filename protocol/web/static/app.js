@@ -229,11 +229,18 @@ function speedText(nps) {
   return nps + " N/s";
 }
 
+function hintText(hint) {
+  return hint.move === null ? `Hint: no move, ${hint.none}.` : `Hint: ${hint.move}.`;
+}
+
 function analysisText(state) {
   const a = state.analysis;
   if (!a) {
-    if (state.hint) return `Hint: ${state.hint.move}`;
+    if (state.hint) return hintText(state.hint);
     return "No analysis yet.";
+  }
+  if (a.kind === "final") {  // a finished game's last position: its result is its value
+    return (state.hint ? hintText(state.hint) + " " : "") + `Final position: ${a.result} (${a.reason}).`;
   }
   const parts = [];
   if (a.engine) parts.push(a.engine + (!a.running ? "" : a.kind === "analyse" ? " analysing" : " thinking"));
@@ -243,7 +250,7 @@ function analysisText(state) {
   if (a.nodes !== null && a.nodes !== undefined) parts.push(`${a.nodes} nodes`);
   let text = parts.join(" · ");
   if (a.pv && a.pv.length) text += ` — ${a.pv.join(" ")}`;
-  if (state.hint) text = `Hint: ${state.hint.move}. ` + text;
+  if (state.hint) text = hintText(state.hint) + " " + text;
   return text;
 }
 
@@ -342,12 +349,14 @@ function showState(state) {
   $("btn-undo").disabled = !state.can_undo;  // e.g. an engine's first move: no turn of yours before
   $("btn-redo").disabled = state.ply >= state.moves.length;
   $("btn-stop").disabled = !busy;
-  $("btn-movenow").disabled = !state.thinking && !state.analysing;
+  $("btn-movenow").disabled = Boolean(state.result) || (!state.thinking && !state.analysing);
   $("btn-go").disabled = Boolean(state.result) || Boolean(state.thinking);
   $("btn-go").textContent = state.paused ? "Resume" : "Engine move";
-  $("btn-analyse").disabled = Boolean(state.result) || Boolean(state.thinking);
+  // Analyse and Hint work on a finished game too: its last position has a value (Hint then
+  // says there is no move).
+  $("btn-analyse").disabled = Boolean(state.thinking);
   $("btn-analyse").classList.toggle("active", Boolean(state.analysing));
-  $("btn-hint").disabled = Boolean(state.result) || Boolean(busy);
+  $("btn-hint").disabled = Boolean(busy);
 }
 
 function setSelect(id, value) {
