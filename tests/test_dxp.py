@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -571,6 +572,99 @@ def test_an_idle_timeout_of_zero_means_none() -> None:
     assert f.notices == []
 
 
+# --------------------------------------------------------------------------- many connections, one game
+
+def _still_open_and_silent(peer: Initiator) -> bool:
+    """Whether the follower has neither written to nor closed ``peer``'s connection."""
+    peer.sock.setblocking(False)
+    try:
+        peer.sock.recv(1)
+    except BlockingIOError:
+        return True
+    finally:
+        peer.sock.setblocking(True)
+    return False
+
+
+def _answer(peer: Initiator, seconds: float = 60.0):
+    """The next message, which must begin to arrive within ``seconds`` (a bound, not a timing)."""
+    readable, _, _ = select.select([peer.sock], [], [], seconds)
+    assert readable, f"no answer within {seconds:g} s"
+    return peer.read_message()
+
+
+def test_silent_connections_do_not_hold_the_follower(follower: Follower) -> None:
+    silent = [follower.connect() for _ in range(3)]  # connect and say nothing (idle timeout 120 s)
+    peer = follower.connect()
+    peer.send(encode_game_request("W", 5, 0))
+    # answered well before the first silent connection could time out (120 s): the old follower
+    # served them one after the other and answered only after all three timeouts
+    assert _answer(peer) == GameAccept(dxp.FOLLOWER_NAME, "0")
+    assert isinstance(peer.read_message(), MoveMessage)
+    assert all(_still_open_and_silent(s) for s in silent)
+    assert follower.notices == []
+    for s in silent:
+        s.close()
+    peer.close()
+
+
+def test_a_game_request_while_another_connection_plays_is_declined(follower: Follower) -> None:
+    first, second = follower.connect(), follower.connect()
+    first.send(encode_game_request("Z", 5, 0))
+    assert first.read_message().code == "0"
+    second.send(encode_game_request("Z", 5, 0))
+    assert _answer(second) == GameAccept(dxp.FOLLOWER_NAME, "3")  # no game for now
+    assert "busy" in second.read_message().text
+    game = Game("international")
+    move = game.position.legal_moves()[0]
+    game.push(move)
+    first.send(encode_move(move))  # the first game goes on undisturbed
+    game.push(_legal(game.position, first.read_message()))
+    assert follower.engine.new_games == 1
+    first.send("E01")
+    assert first.read_message() == GameEnd("0", "1")
+    assert first.read() is None
+    second.send(encode_game_request("Z", 5, 0))  # the follower is free again
+    assert second.read_message().code == "0"
+    second.close()
+
+
+def test_a_new_connection_makes_room_by_closing_the_oldest_without_a_game() -> None:
+    f = Follower(settings=DxpSettings(max_connections=2))
+    try:
+        oldest, newer = f.connect(), f.connect()
+        newer.send("Chello")
+        player = f.connect()  # the third: the oldest without a game makes room
+        assert "the oldest without a game, makes room" in _closing_text(oldest)
+        player.send(encode_game_request("Z", 5, 0))
+        assert player.read_message().code == "0"
+        latest = f.connect()  # the player holds the game: the newer one goes
+        assert "makes room" in _closing_text(newer)
+        latest.send(encode_game_request("Z", 5, 0))
+        assert latest.read_message().code == "3"
+        player.close()
+        latest.close()
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+    alone = Follower(settings=DxpSettings(max_connections=1))
+    try:
+        player = alone.connect()
+        player.send(encode_game_request("Z", 5, 0))
+        assert player.read_message().code == "0"
+        refused = alone.connect()  # no room, and the one connection plays: closed at once
+        assert "1 connections are open, the most allowed" in _closing_text(refused)
+        game = Game("international")
+        move = game.position.legal_moves()[0]
+        player.send(encode_move(move))
+        assert isinstance(player.read_message(), MoveMessage)
+        player.close()
+    finally:
+        alone.stop.set()
+        alone.thread.join(5)
+    assert len(alone.notices) == 1 and "the most allowed" in alone.notices[0]
+
+
 # --------------------------------------------------------------------------- the real process
 
 def test_real_process_plays_a_complete_game_over_loopback() -> None:
@@ -581,6 +675,7 @@ def test_real_process_plays_a_complete_game_over_loopback() -> None:
         line = proc.stdout.readline().decode()
         match = re.match(r"dxp: listening on (127\.0\.0\.1):(\d+)", line)
         assert match, line
+        silent = Initiator((match.group(1), int(match.group(2))))  # holds nothing, ends with it
         peer = Initiator((match.group(1), int(match.group(2))))
         peer.send(encode_game_request("Z", 5, 0, START))  # a B request with the start position
         assert peer.read_message() == GameAccept(dxp.FOLLOWER_NAME, "0")
@@ -590,8 +685,10 @@ def test_real_process_plays_a_complete_game_over_loopback() -> None:
         peer.send("E01")
         assert peer.read() is None
         peer.close()
-        assert proc.wait(10) == 0
+        assert proc.wait(10) == 0  # --once: the connection that played has closed
         assert proc.stderr is not None and proc.stderr.read() == b""
+        assert silent.read() is None
+        silent.close()
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -617,6 +714,7 @@ def test_command_line_rejects_bad_options() -> None:
     (["--movetime", "nan"], "--movetime: needs a number of seconds"),
     (["--default-movetime", "0"], "--default-movetime: must be 0.001..86400"),
     (["--idle-timeout", "-1"], "--idle-timeout: must be 0 (off) or 0.1..86400 seconds"),
+    (["--max-connections", "0"], "--max-connections: must be in 1..1024"),
     (["--frame-timeout", "inf"], "--frame-timeout: must be 0 (off)"),
     (["--game-timeout", "soon"], "--game-timeout: needs a number of seconds"),
     (["--eval", "x" * 5000], "--eval: must be full or hand or classic"),

@@ -134,7 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds the initiator may be silent at its turn in a game, at "
                              "least its whole game time (default "
                              f"{DxpSettings.game_timeout:g}; 0: no limit)")
-    parser.add_argument("--once", action="store_true", help="exit after the first connection")
+    parser.add_argument("--max-connections", metavar="N", type=_whole(1, 1024),
+                        default=DxpSettings.max_connections,
+                        help="connections open at once, at most; a new one replaces the oldest "
+                             "that has not started a game (1..1024, default "
+                             f"{DxpSettings.max_connections})")
+    parser.add_argument("--once", action="store_true",
+                        help="exit after the first connection that played a game has closed")
     parser.add_argument("--verbose", action="store_true", help="log the frames to stderr")
     return parser
 
@@ -144,7 +150,8 @@ def _settings(options: argparse.Namespace) -> DxpSettings:
                        depth=options.depth, nodes=options.nodes, move_time=options.movetime,
                        default_move_time=options.default_movetime,
                        frame_timeout=options.frame_timeout, idle_timeout=options.idle_timeout,
-                       game_timeout=options.game_timeout)
+                       game_timeout=options.game_timeout,
+                       max_connections=options.max_connections)
 
 
 def main(args: Optional[Sequence[str]] = None) -> int:

@@ -12,6 +12,11 @@ a frame must be finished within ``frame_timeout`` seconds of its first byte and 
 must leave within the same time, no game may be started for ``idle_timeout`` seconds, and inside
 a game the initiator may be silent at its turn for ``game_timeout`` seconds (or its whole game
 time, if longer).  Each of these closes the connection with one line to ``notice`` saying why.
+
+Several connections may be open at once, but one game is played at a time: the connection whose
+game request is accepted first holds the :class:`GameSlot` until it closes, and a game request on
+another connection meanwhile is declined with ``A`` code ``3``.  A connection that has not
+started a game holds nothing, so silent connections cannot keep an initiator waiting.
 """
 from __future__ import annotations
 
@@ -33,12 +38,14 @@ from protocol.dxp.frames import MAX_FRAME, FrameError, FrameReader
 from protocol.boards import DraughtsBoard, SessionError
 from protocol.session import Session
 
-__all__ = ["DxpSettings", "DxpFollower", "SEND_GAP"]
+__all__ = ["DxpSettings", "DxpFollower", "GameSlot", "SEND_GAP"]
 
 SEND_GAP = 0.03
 """Seconds kept between two frames we send (some readers merge frames that arrive together)."""
 
 _CLOSING_CHAT_TIMEOUT = 1.0  # seconds the last chat ("closing: why") may take to leave
+_SLOT_GRACE = 0.5    # seconds a game request waits for a live holder of the slot (it may be gone)
+_SLOT_FINISHING = 10.0  # seconds it waits for a holder whose connection is ending to let go
 
 
 @dataclass
@@ -48,7 +55,8 @@ class DxpSettings:
     Fixed limits (``depth``, ``nodes``, ``move_time`` in seconds) override the game clock;
     without a clock in the game request a move takes ``default_move_time`` seconds.  The
     timeouts are in seconds (0 turns one off) and ``max_pending`` counts frames: see the module
-    docstring.
+    docstring.  ``max_connections`` bounds the connections open at once (see
+    :func:`protocol.dxp.listener.serve`).
     """
 
     variant: str = "international"
@@ -65,6 +73,63 @@ class DxpSettings:
     game_timeout: float = 900.0
     max_pending: int = 64
     max_frame: int = MAX_FRAME
+    max_connections: int = 16
+
+
+class GameSlot:
+    """The one game the follower plays at a time, shared by its connections.
+
+    The first connection to claim it (an accepted game request) holds it until the connection
+    closes; a connection that never started a game never holds it.  Claims, releases and
+    :meth:`dismiss` are atomic, so a connection is never dismissed once it holds the game.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()   # an RLock: dismiss closes under it
+        self.holder: Optional["DxpFollower"] = None
+
+    def claim(self, follower: "DxpFollower", grace: float = _SLOT_GRACE,
+              finishing: float = _SLOT_FINISHING) -> bool:
+        """Take the slot for ``follower`` (True), or False when another connection holds it.
+
+        A holder may be on its way out (its initiator gone, its search being stopped): the claim
+        waits up to ``grace`` seconds for a live holder and ``finishing`` for one whose
+        connection is ending, so that an initiator that reconnects at once is not declined.
+        """
+        start = time.monotonic()
+        with self._changed:
+            while True:
+                if follower.closed:
+                    return False
+                holder = self.holder
+                if holder is None or holder is follower:
+                    self.holder = follower
+                    return True
+                left = start + (finishing if holder.finishing else grace) - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+
+    def release(self, follower: "DxpFollower") -> None:
+        """``follower``'s connection ended: the slot is free (if it held it)."""
+        with self._changed:
+            if self.holder is follower:
+                self.holder = None
+            self._changed.notify_all()
+
+    def changed(self) -> None:
+        """A connection began to end: wake the claims that wait for it."""
+        with self._changed:
+            self._changed.notify_all()
+
+    def dismiss(self, follower: "DxpFollower", reason: str) -> bool:
+        """Close ``follower``'s connection for ``reason`` unless it holds the slot (False)."""
+        with self._changed:
+            if self.holder is follower or follower.closed:
+                return False
+            follower._close(reason)
+        follower.events.put(("fatal", reason))  # wakes its handler: it says why and closes
+        return True
 
 
 class DxpFollower:
@@ -73,17 +138,21 @@ class DxpFollower:
     ``session`` (shared between connections) holds the options and the engine; the follower
     puts each game's board on it and searches through it.  ``log`` receives the traffic and diagnostics;
     ``notice`` (default: ``log``) the one line that says why the follower closed a connection
-    it could not keep (a flood, a timeout, a frame it cannot cut).
+    it could not keep (a flood, a timeout, a frame it cannot cut).  ``slot`` is the game slot
+    shared with the other connections (default: one of its own); only its holder touches the
+    session.
     """
 
     def __init__(self, sock: socket.socket, session: Session, settings: DxpSettings,
                  log: Callable[[str], None] = lambda text: None,
-                 notice: Optional[Callable[[str], None]] = None) -> None:
+                 notice: Optional[Callable[[str], None]] = None,
+                 slot: Optional[GameSlot] = None) -> None:
         self.sock = sock
         self.session = session
         self.settings = settings
-        session.set_variant(settings.variant, clear_engine=False)
-        self.variant = self.board.variant
+        self.slot = slot if slot is not None else GameSlot()
+        self._board = DraughtsBoard(settings.variant)
+        self.variant = self._board.variant
         self.log = log
         self.notice = notice if notice is not None else log
         self.events: "queue.Queue[tuple]" = queue.Queue()
@@ -100,6 +169,7 @@ class DxpFollower:
         self.search_thread: Optional[threading.Thread] = None
         self.closed = False
         self.close_reason: Optional[str] = None
+        self._peer_gone = False        # the reader saw the end of the stream (or gave up)
         self.games_played = 0
         now = time.monotonic()
         self._idle_since = now         # when the connection last had no game
@@ -108,8 +178,14 @@ class DxpFollower:
 
     @property
     def board(self) -> DraughtsBoard:
-        """The board of the current game (DXP plays draughts only)."""
-        return self.session.board  # type: ignore[return-value]
+        """The board of this connection's game (DXP plays draughts only); while the connection
+        holds the game slot, also the session's board."""
+        return self._board
+
+    @property
+    def finishing(self) -> bool:
+        """Whether the connection is ending (closed by us, or its initiator gone)."""
+        return self.closed or self._peer_gone
 
     @property
     def game(self):
@@ -151,6 +227,7 @@ class DxpFollower:
             self.closed = True
         if first:
             self.notice(f"closing the connection from {self.peer}: {reason}")
+        self.slot.changed()
 
     def _reader(self) -> None:
         reader = FrameReader(self.sock, self.settings.max_frame, self.settings.frame_timeout)
@@ -159,13 +236,13 @@ class DxpFollower:
             try:
                 frame = reader.read()
             except FrameError as exc:
-                self.events.put(("fatal", str(exc)))
+                self._gone(("fatal", str(exc)))
                 return
             except OSError as exc:
-                self.events.put(("eof", str(exc)))
+                self._gone(("eof", str(exc)))
                 return
             if frame is None:
-                self.events.put(("eof", "connection closed by the initiator"))
+                self._gone(("eof", "connection closed by the initiator"))
                 return
             if limit and self.events.qsize() >= limit:
                 self._close(f"more than {limit} frames wait to be handled (the initiator "
@@ -174,8 +251,24 @@ class DxpFollower:
                 return
             self.events.put(("frame", frame))
 
+    def _gone(self, event: tuple) -> None:
+        """The reader stops: no frame will come again."""
+        self._peer_gone = True
+        self.events.put(event)
+        self.slot.changed()
+
+    def interrupt(self, reason: str) -> None:
+        """End the connection from another thread, without a closing chat (the follower stops)."""
+        self.events.put(("eof", reason))
+
     def run(self) -> None:
-        """Handle the connection until it ends, then close the socket."""
+        """Handle the connection until it ends, then close the socket and free the game slot."""
+        try:
+            self._run()
+        finally:
+            self.slot.release(self)
+
+    def _run(self) -> None:
         timeout = self.settings.frame_timeout
         self.sock.settimeout(timeout if timeout and timeout > 0 else None)
         threading.Thread(target=self._reader, name="dxp-reader", daemon=True).start()
@@ -291,7 +384,13 @@ class DxpFollower:
         if not board.legal_moves():
             self.send(encode_game_accept("2", self.settings.name))
             return
+        if not self.slot.claim(self):
+            self.log("declined game request: a game is being played on another connection")
+            self.send(encode_game_accept("3", self.settings.name))
+            self.send(encode_chat("busy: a game is being played on another connection"))
+            return
         self._abort_search()
+        self._board = board
         self.session.board = board
         self.my_white = request.follower_colour == "W"
         self.minutes, self.moves_limit, self.used = request.minutes, request.moves, 0.0

@@ -1,17 +1,21 @@
-"""Listening for DXP initiators: one connection at a time, one session (and engine) for all."""
+"""Listening for DXP initiators: many connections, one game (and one session and engine) at a time."""
 from __future__ import annotations
 
 import socket
 import threading
-from typing import Any, Callable, Optional, Tuple
+import time
+from typing import Any, Callable, List, Optional, Tuple
 
-from protocol.dxp.follower import DxpFollower, DxpSettings
+from protocol.dxp.codec import encode_chat
+from protocol.dxp.follower import DxpFollower, DxpSettings, GameSlot
 from protocol.session import Session
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "serve", "default_engine_factory"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 27531
+
+_STOP_WAIT = 5.0  # seconds serve waits, in all, for its connections to end when it stops
 
 
 def default_engine_factory(settings: DxpSettings) -> Any:
@@ -27,41 +31,91 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
           ready: Optional[Callable[[Tuple[str, int]], None]] = None,
           stop: Optional[threading.Event] = None,
           notice: Optional[Callable[[str], None]] = None) -> int:
-    """Listen on ``host:port`` and follow one initiator at a time; returns 0.
+    """Listen on ``host:port`` and serve every connection on a thread of its own; returns 0.
 
-    ``ready`` is called with the bound address (useful with port 0); ``stop`` ends the loop
-    between connections; ``once`` serves a single connection.  ``log`` and ``notice`` are
-    those of :class:`DxpFollower`.  Raises OSError (or ValueError for a malformed host) when
-    it cannot listen.
+    One game is played at a time: the first connection to have a game request accepted holds
+    the follower until it closes (:class:`~protocol.dxp.follower.GameSlot`); the others may
+    wait, talk, and ask again.  At most ``settings.max_connections`` are open: a new one
+    then takes the place of the oldest that has not started a game, or is closed at once when
+    none has.  ``ready`` is called with the bound address (useful with port 0); ``stop`` ends the
+    loop and the open connections (without a closing chat); ``once`` ends them after the first
+    connection that played a game has closed.  ``log`` and ``notice`` are those of
+    :class:`DxpFollower`.  Raises OSError (or ValueError for a malformed host) when it cannot
+    listen.
     """
+    say = notice or log
     session: Optional[Session] = None
+    slot = GameSlot()
+    open_: List[Tuple[DxpFollower, threading.Thread]] = []
+    played = threading.Event()  # a connection that played a game has closed (for ``once``)
+
+    def follow(follower: DxpFollower) -> None:
+        try:
+            follower.run()
+        except Exception as exc:  # a bug ends this connection, not the follower
+            say(f"connection failed: {exc!r}")
+            try:
+                follower.sock.close()
+            except OSError:
+                pass
+        if follower.games_played:
+            played.set()
+
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
-        listener.listen(4)
+        listener.listen(16)
         listener.settimeout(0.2)
         if ready is not None:
             ready(listener.getsockname()[:2])
-        while stop is None or not stop.is_set():
+        while not (stop is not None and stop.is_set()) and not (once and played.is_set()):
             try:
                 conn, peer = listener.accept()
             except socket.timeout:
                 continue
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             log(f"connection from {peer[0]}:{peer[1]}")
+            open_[:] = [(f, t) for f, t in open_ if t.is_alive()]
+            if len(open_) >= max(1, settings.max_connections) and not _make_room(open_, slot):
+                _refuse(conn, f"{peer[0]}:{peer[1]}", settings.max_connections, say)
+                continue
             if session is None:
                 session = Session(settings.variant, engine=engine_factory(settings))
-            try:
-                DxpFollower(conn, session, settings, log, notice).run()
-            except Exception as exc:  # a bug ends this connection, not the follower
-                (notice or log)(f"connection failed: {exc!r}")
-                try:
-                    conn.close()
-                except OSError:
-                    pass
-            if once:
-                break
+            follower = DxpFollower(conn, session, settings, log, notice, slot)
+            thread = threading.Thread(target=follow, args=(follower,), name="dxp-connection",
+                                      daemon=True)
+            thread.start()
+            open_.append((follower, thread))
     finally:
         listener.close()
+        for follower, _ in open_:
+            follower.interrupt("the follower stops")
+        deadline = time.monotonic() + _STOP_WAIT
+        for _, thread in open_:
+            thread.join(max(0.0, deadline - time.monotonic()))
     return 0
+
+
+def _make_room(open_: List[Tuple[DxpFollower, threading.Thread]], slot: GameSlot) -> bool:
+    """Dismiss the oldest connection that has not started a game (False: every one has)."""
+    count = len(open_)
+    for index, (follower, _) in enumerate(open_):
+        if slot.dismiss(follower, f"{count} connections are open, the most allowed: this one, "
+                                  f"the oldest without a game, makes room for a new one"):
+            del open_[index]
+            return True
+    return False
+
+
+def _refuse(conn: socket.socket, peer: str, limit: int, say: Callable[[str], None]) -> None:
+    reason = (f"{limit} connections are open, the most allowed (one holds the game, any "
+              f"other is closing)")
+    say(f"closing the connection from {peer}: {reason}")
+    try:
+        conn.settimeout(1.0)
+        conn.sendall(encode_chat(f"closing: {reason}").encode("ascii", "replace") + b"\0")
+    except OSError:
+        pass
+    finally:
+        conn.close()
