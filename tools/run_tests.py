@@ -153,8 +153,8 @@ def make_venv(folder: Path, wheel_url: Optional[str] = None, sha256: Optional[st
     its interpreter.  See the module docstring for the fallbacks."""
     python = venv_python(folder)
     if not (_venv(folder) and has_module(python, "pip")):
-        print("venv could not install pip (no ensurepip: python3-venv is not installed); "
-              "installing pip from its wheel on PyPI ...", flush=True)
+        print("venv could not install pip (on Debian and Ubuntu: python3-venv is not "
+              "installed); installing pip from its wheel on PyPI ...", flush=True)
         if not _venv(folder, "--without-pip"):
             raise SetupError(f"{sys.executable} -m venv --without-pip {folder} failed")
         try:
