@@ -82,3 +82,101 @@ def test_no_variant_name_compared_outside_variants(package: Path) -> None:
             if compare.search(line) and ">>>" not in line:
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+# ---------------------------------------------------------------------------
+# The capture-precedence rule (the majority rule and its relatives) lives in one
+# function, draughts_engine.movegen.precedence.make_precedence: no other code of
+# the move generator compares captures by the pieces or kings they take.
+
+MOVEGEN = PACKAGE / "movegen"
+PRECEDENCE_HOME = ("precedence.py", "make_precedence")
+
+
+def _move_field(node: ast.AST, fields: Set[int]) -> bool:
+    """Whether ``node`` reads field ``fields`` of a move (``m[2]``, ``move[0]`` ...)."""
+    return any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
+               and n.slice.value in fields for n in ast.walk(node))
+
+
+def precedence_offences(tree: ast.AST, filename: str) -> List[str]:
+    """The places of ``tree`` (a movegen module) that compare captures themselves:
+
+    * a call of ``max``, ``min``, ``sorted`` or ``.sort`` (picking the best);
+    * ``popcount`` of a move's captured mask (``popcount(m[2])``, ``popcount(m[2] & kings)``);
+    * a comprehension that filters moves on their origin or captured mask together
+      with ``kings`` (``[m for m in out if kings & m[0]]``: a king's capture first).
+
+    The body of :func:`make_precedence` in ``precedence.py`` is the one exception.
+    """
+    found: List[str] = []
+
+    def visit(node: ast.AST, exempt: bool) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                (filename, node.name) == PRECEDENCE_HOME:
+            exempt = True
+        if not exempt:
+            where = f"{filename}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and func.id in ("max", "min", "sorted"):
+                    found.append(f"{where}: {func.id}()")
+                elif isinstance(func, ast.Attribute) and func.attr == "sort":
+                    found.append(f"{where}: .sort()")
+                elif isinstance(func, ast.Name) and func.id == "popcount" and \
+                        any(_move_field(arg, {2}) for arg in node.args):
+                    found.append(f"{where}: popcount of a move's captured pieces")
+            elif isinstance(node, ast.comprehension):
+                for test in node.ifs:
+                    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+                    if "kings" in names and _move_field(test, {0, 2}):
+                        found.append(f"{filename}:{test.lineno}: moves filtered by kings")
+        for child in ast.iter_child_nodes(node):
+            visit(child, exempt)
+
+    visit(tree, False)
+    return found
+
+
+def test_precedence_rule_is_applied_in_one_function_only() -> None:
+    offences: List[str] = []
+    for path in sorted(MOVEGEN.glob("*.py")):
+        offences += precedence_offences(ast.parse(path.read_text(encoding="utf-8")), path.name)
+    assert not offences, "compare captures in precedence.make_precedence only:\n" + \
+        "\n".join(offences)
+
+
+def test_every_capture_search_calls_the_precedence_rule() -> None:
+    """Each function that collects captures (``all_captures``) is built inside a
+    factory that calls ``make_precedence``: every generator uses the one rule."""
+    searches = []
+    for path in sorted(MOVEGEN.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for factory in ast.walk(tree):
+            if not isinstance(factory, ast.FunctionDef):
+                continue
+            inner = [n.name for n in ast.walk(factory)
+                     if isinstance(n, ast.FunctionDef) and n is not factory]
+            if "all_captures" in inner:
+                calls = {n.func.id for n in ast.walk(factory)
+                         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+                searches.append((f"{path.name}:{factory.name}", "make_precedence" in calls))
+    assert searches, "no capture search found in movegen"
+    assert all(ok for _, ok in searches), [name for name, ok in searches if not ok]
+
+
+@pytest.mark.parametrize("local_filter", [
+    "best = max(popcount(m[2]) for m in out)",
+    "out = [m for m in out if popcount(m[2]) == 3]",
+    "out = [m for m in out if kings & m[0]]",
+    "out.sort(key=len)",
+    "n = popcount(move[2] & kings)",
+])
+def test_the_precedence_check_finds_a_local_filter(local_filter: str) -> None:
+    """The check above fails for a capture search that filters its captures itself."""
+    source = (MOVEGEN / "captures.py").read_text(encoding="utf-8")
+    marker = "        return out\n"
+    assert marker in source
+    patched = source.replace(marker, f"        {local_filter}\n" + marker, 1)
+    assert precedence_offences(ast.parse(patched), "captures.py")
+    assert not precedence_offences(ast.parse(source), "captures.py")

@@ -14,8 +14,9 @@ Two capture sequences with the same origin, destination and captured set are
 one move.  The rule differences are read from the
 :class:`~draughts_engine.variants.Variant` once, when a :class:`MoveGenerator`
 is built; nothing here reads global state.  Captures come first: quiet moves
-are generated only when no capture exists, and the majority rule is applied
-in exactly one place (:mod:`.captures`).
+are generated only when no capture exists, and the majority rule (with the
+other capture-precedence rules) is applied in exactly one function,
+:func:`.precedence.make_precedence`, which every capture search calls.
 
 Each part is a ``make_*`` function that binds one variant's rules into a
 closure: CPython reads closure and local names much faster than attributes,
@@ -28,7 +29,8 @@ Table of contents:
   :class:`Family` (the entry points written per family of variants);
 * :mod:`.tables`: ready-made move tuples (:class:`MoveTables`);
 * :mod:`.masks`: whole-board tests (``capture_sources``, ``has_capture``, ``has_quiet``);
-* :mod:`.captures`: the capture search of every variant, majority rule included;
+* :mod:`.precedence`: the majority and capture-precedence rule, in one function;
+* :mod:`.captures`: the capture search of every variant;
 * :mod:`.quiet`: quiet moves and their count;
 * :mod:`.short`: the English family's fast paths (forward-only men, short kings);
 * :mod:`.generator`: :class:`MoveGenerator`, which puts them together, the

@@ -7,8 +7,9 @@ Men's first jumps are found with whole-board masks; only the landings from
 which the capture can go on are searched square by square.  Which captures
 a player may choose among (the majority rule and the other precedence rules
 of :data:`~draughts_engine.variants.PRECEDENCE_CRITERIA`) is decided in
-exactly one function, :func:`make_precedence`, which both searches call
-(``count_captures`` counts the majority rule's result on its own, for speed).
+exactly one function, :func:`.precedence.make_precedence`, which both searches call
+(``count_captures`` through its ``count``, which counts the one-piece captures
+of men on masks without building them).
 
 :func:`make_rich_capture_search` is the search for the rules the fast one
 does not know (men that cannot take kings, a king that lands right behind
@@ -19,7 +20,7 @@ one of them, so the others keep the fast search unchanged.
 Names bound in the closures below:
 
 * ``board``, ``half``, ``half1``, ``top``, ``bottom``, ``neighbour``, ``ray``,
-  ``reverse``, ``flying``, ``men_back``, ``majority``, ``promote_in_capture``,
+  ``reverse``, ``flying``, ``men_back``, ``promote_in_capture``,
   ``white_men_dirs``, ``black_men_dirs``: as in :class:`~.rules.GeneratorRules`;
 * in the jump loops: ``origin`` the capturing piece's bit (the capture starts
   there), ``index`` the bit index it stands on now, ``came`` the direction of
@@ -36,57 +37,10 @@ from __future__ import annotations
 from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
+from .precedence import make_precedence
 from .rules import ALL_DIRECTIONS, GeneratorRules, RawMove
 
-__all__ = ["CaptureSearch", "make_capture_search", "make_rich_capture_search", "make_precedence",
-           "Select"]
-
-#: ``select(moves, kings, orders) -> moves``: the captures a player may choose
-#: (see :func:`make_precedence`).
-Select = Callable[[List[RawMove], int, Optional[dict]], List[RawMove]]
-
-
-def make_precedence(rules: GeneratorRules) -> Optional[Select]:
-    """The capture-precedence rule of one variant, or None for a free choice.
-
-    This is the one place where the rule is applied.  ``select(moves, kings,
-    orders)`` keeps the moves of ``moves`` (two or more captures of the side to
-    move) that are best by the variant's criteria, compared in order, each
-    "more is better": ``pieces`` the pieces taken, ``with_king`` whether the
-    capturing piece is a king, ``kings`` the kings taken, ``king_order`` the
-    order in which the kings are taken (``orders[move]``: one bit per jump,
-    the first jump the highest, set where a king is taken; compared among
-    captures of the same length, the earlier king wins).  ``kings`` is the
-    kings mask of the position before the move.
-    """
-    criteria = rules.precedence
-    if not criteria:
-        return None
-    if criteria == ("pieces",):
-        def most_pieces(moves: List[RawMove], kings: int, orders: Optional[dict]) -> List[RawMove]:
-            best = max(popcount(m[2]) for m in moves)
-            return [m for m in moves if popcount(m[2]) == best]
-        return most_pieces
-
-    def key(move: RawMove, kings: int, orders: Optional[dict]) -> tuple:
-        values = []
-        for criterion in criteria:
-            if criterion == "pieces":
-                values.append(popcount(move[2]))
-            elif criterion == "with_king":
-                values.append(1 if move[0] & kings else 0)
-            elif criterion == "kings":
-                values.append(popcount(move[2] & kings))
-            else:  # king_order
-                values.append(orders.get(move, 0) if orders else 0)
-        return tuple(values)
-
-    def by_criteria(moves: List[RawMove], kings: int, orders: Optional[dict]) -> List[RawMove]:
-        keys = [key(m, kings, orders) for m in moves]
-        best = max(keys)
-        return [m for m, k in zip(moves, keys) if k == best]
-
-    return by_criteria
+__all__ = ["CaptureSearch", "make_capture_search", "make_rich_capture_search"]
 
 
 class CaptureSearch(NamedTuple):
@@ -115,9 +69,8 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
     top, bottom = rules.top, rules.bottom
     neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
     flying, men_back = rules.flying, rules.men_back
-    majority, promote_in_capture = rules.majority, rules.promote_in_capture
-    select = make_precedence(rules)
-    only_pieces = rules.precedence in ((), ("pieces",))  # count_captures can count these
+    promote_in_capture = rules.promote_in_capture
+    select, count_best = make_precedence(rules)
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
     all_dirs = ALL_DIRECTIONS
     # Men's jump directions as (direction, shift, up): "up" shifts right.
@@ -325,11 +278,7 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
                        (), out, None, False)
         if not out:
             return singles
-        if majority:
-            best = max(popcount(m[2]) for m in out)
-            if best > 1:
-                return len(set(m for m in out if popcount(m[2]) == best))
-        return singles + len(set(out))
+        return count_best(out, kings, singles)
 
     # ---- the traced shape (PyPy) -------------------------------------------------------
     def jump_one_way(men: int, d: int, s: int, up: bool, opp: int, empty: int, onward: int,
@@ -460,19 +409,11 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
                        (), out, None, False)
         if not out:
             return singles
-        if majority:
-            best = 0
-            for m in out:
-                n = popcount(m[2])
-                if n > best:
-                    best = n
-            if best > 1:
-                return len(set(m for m in out if popcount(m[2]) == best))
-        return singles + len(set(out))
+        return count_best(out, kings, singles)
 
     if traced:
         all_captures, count_captures = all_captures_traced, count_captures_traced
-    if not only_pieces:
+    if count_best is None:
         every_capture = all_captures
 
         def count_by_precedence(white: int, black: int, kings: int, white_to_move: bool,
@@ -490,7 +431,7 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
     Besides the names of :func:`make_capture_search`: ``victims`` the pieces a
     man may take (``opp`` less the kings where men cannot take kings), ``kings``
     the kings mask before the move, ``order`` the king-order bits so far (see
-    :func:`make_precedence`), ``orders`` the dict of the best order per move
+    :func:`.precedence.make_precedence`), ``orders`` the dict of the best order per move
     (None when the variant does not compare orders), ``taken_king`` whether the
     piece just jumped is a king, ``behind`` / ``at_once`` / ``turn_back`` /
     ``halt_king`` the Thai and killer rules of :class:`~.rules.GeneratorRules`.
@@ -503,7 +444,7 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
     turn_back = rules.turn_back
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
     track_order = "king_order" in rules.precedence
-    select = make_precedence(rules)
+    select = make_precedence(rules).select
     all_dirs = ALL_DIRECTIONS
 
     def record(out: list, orders: Optional[dict], paths: Optional[dict], move: RawMove,

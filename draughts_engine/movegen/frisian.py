@@ -39,6 +39,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..bitboard import popcount
 from ..variants import Variant
+from .precedence import make_precedence
 from .quiet import make_count_quiet, make_quiet_moves
 from .rules import GeneratorRules, RawMove
 from .tables import MoveTables
@@ -115,8 +116,8 @@ class FrisianGenerator:
         steps = tuple((shifts[d], geo.mask_of(geo.square_of_index[i] for i in range(rules.bits)
                                               if neighbour[d][i] >= 0))
                       for d in DIRECTIONS)
-        king_weight = variant.capture_king_value - 100  # extra weight of a captured king
-        king_first = variant.king_first_at_equal_value
+        select = make_precedence(rules).select
+        assert select is not None
         limit = variant.king_move_limit
         generic_quiet = make_quiet_moves(rules, tables)
         generic_count_quiet = make_count_quiet(rules)
@@ -208,14 +209,7 @@ class FrisianGenerator:
                 else:
                     man_jumps(bit, index, 0, opp, empty | bit, crown, (index,), out, paths)
             if len(out) > 1:
-                values = [popcount(m[2]) * 100 + popcount(m[2] & kings) * king_weight for m in out]
-                best = max(values)
-                out = [m for m, v in zip(out, values) if v == best]
-                if king_first and len(out) > 1:
-                    by_king = [m for m in out if kings & m[0]]
-                    if by_king:
-                        out = by_king
-                out = list(dict.fromkeys(out))
+                out = list(dict.fromkeys(select(out, kings, None)))
             return out
 
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:

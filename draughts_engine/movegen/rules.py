@@ -53,7 +53,10 @@ class GeneratorRules:
     Rules of the later diagonal families (read only when the generator is built:
     a variant that has none of them gets exactly the code it had before):
 
-    * ``precedence``: the capture-precedence criteria (``Variant.precedence``);
+    * ``precedence``: the capture-precedence criteria (``Variant.precedence``; Frisian's
+      majority by value reads ``value`` for ``pieces``, and ``with_king`` is added where a
+      king's capture goes first at equal value), applied by :mod:`.precedence`;
+      ``capture_king_value``: a captured king's weight (a man: 100);
     * ``men_take_kings``: men may capture kings (False in Italian);
     * ``lands_behind``: a capturing king lands right behind each piece (Thai);
     * ``at_once``: captured pieces leave the board as they are jumped (Thai);
@@ -82,7 +85,13 @@ class GeneratorRules:
         self.promote_in_capture = variant.promote_during_capture
         self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
         self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
-        self.precedence = variant.precedence
+        precedence = variant.precedence
+        if variant.capture_king_value != 100:  # a captured king weighs more than a man
+            precedence = tuple("value" if c == "pieces" else c for c in precedence)
+        if variant.king_first_at_equal_value and "with_king" not in precedence:
+            precedence += ("with_king",)
+        self.precedence = precedence
+        self.capture_king_value = variant.capture_king_value
         self.men_take_kings = variant.men_capture_kings
         self.lands_behind = variant.king_lands_behind
         self.at_once = variant.remove_during_capture

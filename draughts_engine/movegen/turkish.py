@@ -38,7 +38,8 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ..bitboard import popcount
 from ..fullboard import DOWN, LEFT, ORTHOGONAL, ORTHOGONAL_REVERSE, RIGHT, UP, full_geometry
 from ..variants import Variant
-from .rules import RawMove
+from .precedence import make_precedence
+from .rules import GeneratorRules, RawMove
 
 __all__ = ["TurkishGenerator"]
 
@@ -73,6 +74,8 @@ class TurkishGenerator:
         neighbour, ray = geo.neighbour, geo.ray
         reverse = ORTHOGONAL_REVERSE + (-1,)
         white_dirs = (UP, LEFT, RIGHT)
+        select = make_precedence(GeneratorRules(variant)).select
+        assert select is not None
         black_dirs = (DOWN, LEFT, RIGHT)
 
         def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
@@ -151,8 +154,7 @@ class TurkishGenerator:
                 else:
                     man_jumps(bit, index, 0, opp, empty | bit, dirs, crown, (index,), out, paths)
             if len(out) > 1:
-                best = max(popcount(m[2]) for m in out)
-                out = list(dict.fromkeys(m for m in out if popcount(m[2]) == best))
+                out = list(dict.fromkeys(select(out, kings, None)))
             return out
 
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
