@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from draughts_engine.evaluate import evaluation_key  # noqa: E402
+from draughts_engine.eval import evaluation_key  # noqa: E402
 from draughts_engine.search.limits import MAX_DEPTH  # noqa: E402
 from draughts_engine.variants import UnknownVariantError, get_variant  # noqa: E402
 
@@ -72,7 +72,7 @@ def variant_name(text: str) -> str:
 
 
 def evaluation_name(text: str) -> str:
-    """A ``type=`` for an evaluation name (see draughts_engine.evaluate)."""
+    """A ``type=`` for an evaluation name (see draughts_engine.eval)."""
     try:
         evaluation_key(text)
     except ValueError as exc:

@@ -5,8 +5,10 @@ The table of contents (each module one concern; arrows of import run down the li
 * :mod:`.errors` -- the error classes (all :class:`DraughtsError`, a ``ValueError``)
 * :mod:`.variants` -- rule sets as frozen data, every per-variant fact
   (:func:`get_variant`, :class:`Variant`, :class:`~.variants.DrawRules`)
-* :mod:`.bitboard` -- square <-> bit layout of 8x8 and 10x10 boards
-* :mod:`.movegen` -- legal moves on raw bitboards (the hot path)
+* :mod:`.runtime` -- CPython or PyPy: which shape the hot code takes
+* :mod:`.bitboard` -- square <-> bit layout of the diagonal boards (8x8, 10x10, 12x12);
+  :mod:`.fullboard` -- the same for the all-squares boards (Turkish)
+* :mod:`.movegen` -- legal moves on raw bitboards (the hot path; a package)
 * :mod:`.move`, :mod:`.notation` -- the :class:`Move` value; move and square text in
   and out, in numbers or (8x8) algebraic squares (:func:`parse_move`, :func:`format_move`)
 * :mod:`.position` -- immutable positions, FEN in and out, hash keys (:class:`Position`)
@@ -15,8 +17,14 @@ The table of contents (each module one concern; arrows of import run down the li
 * :mod:`.game` -- game records: undo/redo, draw rules, results (:class:`Game`)
 * :mod:`.pdn` -- PDN collections: :func:`read_games`, :func:`iter_games`,
   :func:`stream_games`, :func:`write_game`
-* :mod:`.perft` -- move-tree counts (:func:`perft`); ``python -m draughts_engine perft``
-* :mod:`.evaluate`, :mod:`.search` -- static evaluation and the searches
+* :mod:`.perft` -- move-tree counts (:func:`perft`); :mod:`.cli` its command line,
+  ``python -m draughts_engine perft``
+* :mod:`.eval` -- static evaluation by name (:func:`~.eval.evaluator`; a package): the
+  tuned model (``eval/tuned.py``), the hand-set one (``eval/handset.py``), the textbook
+  count (``eval/classic.py``), the all-squares boards' (``eval/allsquares.py``), the shared
+  terms (``eval/terms.py``)
+* :mod:`.endgame` -- endgame databases: build, store, probe (a package)
+* :mod:`.search` -- the searches and their limits (a package)
 * :mod:`.games` -- tic-tac-toe and Tatedrez on the same search interface
 
 >>> p = Position.start("russian")

@@ -200,7 +200,7 @@ class DraughtsBoard(Board):
         return lines
 
     def eval_lines(self, evaluation: str) -> List[str]:
-        from draughts_engine.evaluate import explain
+        from draughts_engine.eval import explain
         terms = explain(self.game.position, evaluation)
         lines = [f"eval {name} {value}" for name, value in terms if name != "total"]
         total = dict(terms).get("total", sum(value for _, value in terms))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
-from draughts_engine.evaluate import evaluation_names
+from draughts_engine.eval import evaluation_names
 from draughts_engine.games import SMALL_GAME_NAMES
 from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
 

@@ -1,4 +1,4 @@
-"""Tests of the static evaluation (draughts_engine.evaluate)."""
+"""Tests of the static evaluation (draughts_engine.eval)."""
 from __future__ import annotations
 
 import random
@@ -6,9 +6,10 @@ from typing import List
 
 import pytest
 
-from draughts_engine.evaluate import (CLASSIC_SCALE, MAN_VALUE, UnknownEvaluationError,
-                                      evaluate, evaluation_names, evaluator, explain)
-from draughts_engine import evalmodel
+from draughts_engine.eval import (MAN_VALUE, UnknownEvaluationError, evaluate, evaluation_names,
+                                  evaluator, explain)
+from draughts_engine.eval.classic import CLASSIC_SCALE
+from draughts_engine.eval import tuned as evalmodel
 from draughts_engine.position import Position
 from draughts_engine.search.interface import MATE_BOUND
 from draughts_engine.variants import NORMAL_GOAL, get_variant, variant_names
@@ -155,7 +156,7 @@ def test_endgame_draws_of_too_little_material_with_flying_kings() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The tuned model (draughts_engine.evalmodel): the fast function adds up what the plain
+# The tuned model (draughts_engine.eval.tuned): the fast function adds up what the plain
 # reference does, the features agree with both, weight files are checked.
 
 #: The model is for the diagonal boards (the all-squares boards have evaluations of their own).

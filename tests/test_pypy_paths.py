@@ -19,8 +19,9 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from draughts_engine import evalmodel, evaluate, runtime
-from draughts_engine.evalterms import make_runaways
+from draughts_engine import runtime
+from draughts_engine.eval import handset, terms, tuned as evalmodel
+from draughts_engine.eval.terms import make_runaways
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.bitboard import popcount, popcount_bin, popcount_swar
 from draughts_engine.movegen import MoveGenerator, RawMove
@@ -223,8 +224,8 @@ HAND_VARIANTS = [name for name in variant_names() if not get_variant(name).all_s
 @pytest.mark.parametrize("variant", HAND_VARIANTS)
 def test_both_shapes_of_the_hand_set_evaluation_score_alike(variant: str) -> None:
     v = get_variant(variant)
-    interpreted = evaluate._build_full(v, traced=False)
-    traced = evaluate._build_full(v, traced=True)
+    interpreted = handset.build_handset(v, traced=False)
+    traced = handset.build_handset(v, traced=True)
     for position in random_positions(variant, 300, seed=41):
         w, b, k, wtm = position.raw
         assert interpreted(w, b, k, wtm) == traced(w, b, k, wtm), position.fen()
@@ -236,7 +237,7 @@ def test_runaways_row_by_row_equal_the_cones() -> None:
     rng = random.Random(8)
     for variant in ("english", "international", "canadian"):
         geo = Position.start(variant).geometry
-        cones = evaluate._tables(geo.size)  # each man's cone, as the interpreted shape tests it
+        cones = terms.board_tables(geo.size)  # each man's cone, as the interpreted shape tests it
         bonus = [0, 40, 30, 20, 10]
         runaways = make_runaways(geo, bonus)
         for _ in range(300):
@@ -262,8 +263,7 @@ def test_runaways_row_by_row_equal_the_cones() -> None:
 
 SEARCH_SCRIPT = r"""
 import json, sys
-from draughts_engine import evalmodel, evaluate, runtime
-from draughts_engine.evalterms import make_runaways
+from draughts_engine import runtime
 from draughts_engine.errors import InvalidFenError
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher, bench

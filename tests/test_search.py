@@ -10,7 +10,7 @@ from typing import Any, List, Tuple
 
 import pytest
 
-from draughts_engine.evaluate import evaluator
+from draughts_engine.eval import evaluator
 from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.search.classic import alphabeta, minimax, negamax, negascout

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from git_checkout import needs_git_checkout
 
-from draughts_engine import evalmodel
+from draughts_engine.eval import tuned as evalmodel
 from draughts_engine.variants import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent

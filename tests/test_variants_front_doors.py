@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from draughts_engine import Game, Position, get_variant, variant_for_game_type
-from draughts_engine.evaluate import MAN_VALUE, evaluate
+from draughts_engine.eval import MAN_VALUE, evaluate
 from draughts_engine.pdn import read_games
 from draughts_engine.variants import CROWN_GOAL, LOSE_GOAL
 from protocol.hub.wire import VARIANT_VALUES

@@ -13,7 +13,7 @@ as well; an existing ``--out`` is continued with ``--resume`` (the games whose `
 lacks) or replaced with ``--overwrite``, never appended to silently.  ``fit`` replays the
 games (not forfeits: a ``Termination`` other than normal or adjudication is skipped), keeps
 the quiet positions (neither side can capture, no king ending) after ``--skip-plies``, labels each with its game's result, and fits the weights
-of :mod:`draughts_engine.evalmodel` by logistic regression: the probability of a White win
+of :mod:`draughts_engine.eval.tuned` by logistic regression: the probability of a White win
 (a draw counting half) is ``1 / (1 + 10 ** (-K * score / 400))`` with ``score`` the model's
 (material fixed: man 100, king the variant's value), the loss the cross-entropy plus
 ``--l2`` times the squared weights; Newton steps for the weights alternate with a search
@@ -46,8 +46,8 @@ from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from draughts_engine.evaluate import evaluation_names, evaluator  # noqa: E402
-from draughts_engine.evalmodel import feature_names, features, fitted_weights  # noqa: E402
+from draughts_engine.eval import evaluation_names, evaluator  # noqa: E402
+from draughts_engine.eval.tuned import feature_names, features, fitted_weights  # noqa: E402
 from draughts_engine.game import Game  # noqa: E402
 from draughts_engine.errors import InvalidPdnError  # noqa: E402
 from draughts_engine.pdn import stream_games  # noqa: E402

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from ..evaluate import evaluator
+from ..eval import evaluator
 from ..move import Move
 from ..movegen import RawMove
 from ..position import Position
@@ -26,7 +26,7 @@ __all__ = ["DraughtsState"]
 class DraughtsState:
     """An immutable draughts position implementing ``GameState``.
 
-    ``evaluation`` names the static evaluation (see :mod:`draughts_engine.evaluate`);
+    ``evaluation`` names the static evaluation (see :mod:`draughts_engine.eval`);
     its score is clamped inside ``MATE_BOUND`` as the protocol requires.
     """
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
-from ..evaluate import evaluation_key
+from ..eval import evaluation_key
 from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES
 from .classic import SEARCHES, SearchStopped

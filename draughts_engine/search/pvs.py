@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
-from ..evaluate import evaluator
+from ..eval import evaluator
 from ..move import Move
 from ..movegen import RawMove
 from ..position import Position

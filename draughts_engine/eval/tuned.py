@@ -1,10 +1,11 @@
-"""The tuned evaluation: a linear model over position features, its weights read from a data file.
+"""The tuned evaluation (``Eval`` value ``full``, the default): a linear model over position
+features, its weights read from a data file.
 
 The score of a position (White's view, centi-men; the side to move's view is its negation
 when Black moves) is
 
     material + sum(weight[f] * feature[f] for each feature f) (+ the king-ending knowledge
-    of :mod:`.evaluate`, not tuned)
+    of :func:`.terms.make_endgame`, not tuned)
 
 where material counts a man 100 and a king the variant's ``king_value`` (fixed: they anchor
 the scale), and every feature is White's count minus Black's (Black's squares turned by 180
@@ -42,18 +43,20 @@ import json
 import os
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from .bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
-from .errors import DraughtsError
-from .evalterms import make_mobility_safety, make_runaways, signed_terms
-from .runtime import TRACED, compile_apart
-from .variants import Variant
+from ..bitboard import popcount
+from ..errors import DraughtsError
+from ..runtime import TRACED, compile_apart
+from ..variants import Variant
+from .handset import build_handset
+from .terms import (MAN_VALUE, BoardTables, board_tables, endgame_pieces, make_endgame,
+                    make_mobility_safety, make_runaways, signed_terms)
 
-__all__ = ["WeightsError", "weights_path", "load_weights", "feature_names", "features",
+__all__ = ["build_tuned", "WeightsError", "weights_path", "load_weights", "feature_names", "features",
            "build_linear", "linear_score", "SCALAR_FEATURES", "RUNAWAY_ROWS", "EXCHANGE_OFFSET",
            "DATA_DIR"]
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-"""Where the weight files are."""
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+"""Where the weight files are (``draughts_engine/data``)."""
 
 SCALAR_FEATURES = ("exchange", "safety", "mobility_men", "mobility_kings", "balance")
 """The features that are one number each (the tables follow them)."""
@@ -125,102 +128,51 @@ def load_weights(variant: Variant, path: Optional[str] = None) -> Optional[Dict[
     return weights
 
 
-# ---------------------------------------------------------------------------
-# Board facts shared by the plain and the fast code.
+class _Model:
+    """What the plain computations read for one board size: its tables, the mobility and
+    safety counts, the runaway squares (``{bit: (cone, rows to go)}`` of each side)."""
 
-class _Board:
-    """Masks and per-square facts of one board size."""
-
-    def __init__(self, geo: Geometry) -> None:
-        self.geo = geo
-        size = geo.size
-        self.squares = geo.squares
-        self.start_pieces = 2 * (size // 2 - 1) * (size // 2)
-        cols = {}
-        self.left = 0
-        for n in range(1, geo.squares + 1):
-            r, c = geo.row_col(n)
-            cols.setdefault(c, []).append(n)
-            if c < size // 2:
-                self.left |= geo.bit(n)
-        self.right = geo.board ^ self.left
-        off = [0, 0, 0, 0]
-        for d in (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT):
-            for idx in geo.square_bit_index:
-                if geo.neighbour[d][idx] < 0:
-                    off[d] |= 1 << idx
-        self.off_a = off[UP_LEFT] | off[DOWN_RIGHT]
-        self.off_b = off[UP_RIGHT] | off[DOWN_LEFT]
-        # Runaway men: the squares 1..RUNAWAY_ROWS rows from promotion and the cone ahead.
-        self.white_cone: Dict[int, Tuple[int, int]] = {}
-        self.black_cone: Dict[int, Tuple[int, int]] = {}
-        for n in range(1, geo.squares + 1):
-            r, c = geo.row_col(n)
-            if 1 <= r <= RUNAWAY_ROWS:
-                self.white_cone[geo.bit(n)] = (self._cone(r, c, True), r)
-            if 1 <= size - 1 - r <= RUNAWAY_ROWS:
-                self.black_cone[geo.bit(n)] = (self._cone(r, c, False), size - 1 - r)
-        self.white_zone = sum(self.white_cone)
-        self.black_zone = sum(self.black_cone)
-
-    def _cone(self, r: int, c: int, white: bool) -> int:
-        geo = self.geo
-        mask = 0
-        rows = range(r - 1, -1, -1) if white else range(r + 1, geo.size)
-        for row in rows:
-            spread = abs(row - r)
-            for col in range(c - spread, c + spread + 1):
-                n = geo.square_at(row, col)
-                if n:
-                    mask |= geo.bit(n)
-        return mask
-
-    def turn(self, n: int) -> int:
-        """The square ``n`` seen from the other side."""
-        return self.squares + 1 - n
+    def __init__(self, size: int) -> None:
+        self.tables = tables = board_tables(size)
+        self.mobility_safety = make_mobility_safety(tables.geo, tables.off_a, tables.off_b)
+        self.white_cones, self.black_cones = tables.runaway_cones(RUNAWAY_ROWS)
 
 
-_BOARDS: Dict[int, _Board] = {}
+_MODELS: Dict[int, _Model] = {}
 
 
-def _board(size: int) -> _Board:
-    board = _BOARDS.get(size)
-    if board is None:
-        board = _BOARDS[size] = _Board(geometry(size))
-    return board
+def _model(size: int) -> _Model:
+    model = _MODELS.get(size)
+    if model is None:
+        model = _MODELS[size] = _Model(size)
+    return model
 
 
-def _counts(board: _Board, white: int, black: int, kings: int) -> Dict[str, int]:
-    """The raw counts behind the scalar features (White minus Black) and the runaway men."""
+def _counts(model: _Model, white: int, black: int, kings: int) -> Dict[str, int]:
+    """The raw counts behind the scalar features (White minus Black)."""
     pc = popcount
-    geo = board.geo
-    half, half1 = geo.half, geo.half + 1
-    empty = geo.board ^ white ^ black
     wk, bk = white & kings, black & kings
     wm, bm = white ^ wk, black ^ bk
-    off_a, off_b = board.off_a, board.off_b
-    safety = (pc(wm & (off_a | (white << half1) | (white >> half1))
-                 & (off_b | (white << half) | (white >> half)))
-              - pc(bm & (off_a | (black << half1) | (black >> half1))
-                   & (off_b | (black << half) | (black >> half))))
-    mob_men = (pc((wm >> half) & empty) + pc((wm >> half1) & empty)
-               - pc((bm << half) & empty) - pc((bm << half1) & empty))
-    mob_kings = (pc((wk >> half) & empty) + pc((wk >> half1) & empty)
-                 + pc((wk << half) & empty) + pc((wk << half1) & empty)
-                 - pc((bk >> half) & empty) - pc((bk >> half1) & empty)
-                 - pc((bk << half) & empty) - pc((bk << half1) & empty))
-    balance = (-abs(pc(wm & board.left) - pc(wm & board.right))
-               + abs(pc(bm & board.left) - pc(bm & board.right)))
+    mob_men, mob_kings, safety = model.mobility_safety(white, black, wm, bm, wk, bk)
+    left, right = model.tables.left, model.tables.right
+    balance = (-abs(pc(wm & left) - pc(wm & right)) + abs(pc(bm & left) - pc(bm & right)))
     return {"safety": safety, "mobility_men": mob_men, "mobility_kings": mob_kings,
             "balance": balance}
 
 
-def _runaways(board: _Board, white: int, black: int, kings: int) -> List[Tuple[int, int, bool]]:
+def _material(variant: Variant, white: int, black: int, kings: int) -> Tuple[int, int]:
+    """White's and Black's material (a man :data:`.terms.MAN_VALUE`, a king ``king_value``)."""
+    wk, bk = white & kings, black & kings
+    return (popcount(white ^ wk) * MAN_VALUE + popcount(wk) * variant.king_value,
+            popcount(black ^ bk) * MAN_VALUE + popcount(bk) * variant.king_value)
+
+
+def _runaways(model: _Model, white: int, black: int, kings: int) -> List[Tuple[int, int, bool]]:
     """``(sign, rows to go, halved)`` of every runaway man."""
     occupied = white | black
     out = []
-    for mask, cones, sign, other_kings in ((white & ~kings, board.white_cone, 1, black & kings),
-                                           (black & ~kings, board.black_cone, -1,
+    for mask, cones, sign, other_kings in ((white & ~kings, model.white_cones, 1, black & kings),
+                                           (black & ~kings, model.black_cones, -1,
                                             white & kings)):
         for bit, (cone, rows) in cones.items():
             if mask & bit and not cone & occupied:
@@ -234,16 +186,15 @@ def features(variant: Variant, white: int, black: int, kings: int) -> Dict[str, 
     The plain, slow computation, for the tuning; :func:`linear_score` adds them up as the
     fast function does.
     """
-    board = _board(variant.size)
+    model = _model(variant.size)
+    board = model.tables
     geo = board.geo
-    pc = popcount
     wk, bk = white & kings, black & kings
-    wmat = pc(white ^ wk) * 100 + pc(wk) * variant.king_value
-    bmat = pc(black ^ bk) * 100 + pc(bk) * variant.king_value
-    out: Dict[str, float] = dict(_counts(board, white, black, kings))
+    wmat, bmat = _material(variant, white, black, kings)
+    out: Dict[str, float] = dict(_counts(model, white, black, kings))
     out["exchange"] = EXCHANGE_UNIT * (wmat - bmat) / (wmat + bmat + EXCHANGE_OFFSET[variant.size])
     n_start = board.start_pieces
-    phase = min(pc(white | black), n_start)
+    phase = min(popcount(white | black), n_start)
     for mask, sign, own in ((white & ~kings, 1, True), (black & ~kings, -1, False),
                             (wk, 1, True), (bk, -1, False)):
         for n in geo.squares_of(mask):
@@ -256,7 +207,7 @@ def features(variant: Variant, white: int, black: int, kings: int) -> Dict[str, 
             else:
                 key = f"king[{square}]"
                 out[key] = out.get(key, 0.0) + sign
-    for sign, rows, halved in _runaways(board, white, black, kings):
+    for sign, rows, halved in _runaways(model, white, black, kings):
         key = f"runaway[{rows}]"
         out[key] = out.get(key, 0.0) + sign * (0.5 if halved else 1.0)
     return out
@@ -266,17 +217,16 @@ def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: i
                  kings: int) -> int:
     """The model's score without the king endings (White's view), computed plainly with
     the fast function's integer rounding (the reference of the tests)."""
-    board = _board(variant.size)
+    model = _model(variant.size)
+    board = model.tables
     geo = board.geo
-    pc = popcount
     wk, bk = white & kings, black & kings
-    wmat = pc(white ^ wk) * 100 + pc(wk) * variant.king_value
-    bmat = pc(black ^ bk) * 100 + pc(bk) * variant.king_value
+    wmat, bmat = _material(variant, white, black, kings)
     lead = wmat - bmat
     total = wmat + bmat + EXCHANGE_OFFSET[variant.size]
     exchange = abs(lead) * weights.get("exchange", 0) // total * (1 if lead >= 0 else -1)
     n_start = board.start_pieces
-    phase = min(pc(white | black), n_start)
+    phase = min(popcount(white | black), n_start)
     opening = ending = king = 0
     for n in geo.squares_of(white & ~kings):
         opening += weights.get(f"men_open[{n}]", 0)
@@ -290,16 +240,16 @@ def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: i
         king -= weights.get(f"king[{board.turn(n)}]", 0)
     t = opening * phase + ending * (n_start - phase)
     pst = t // n_start if t >= 0 else -((-t) // n_start)
-    counts = _counts(board, white, black, kings)
+    counts = _counts(model, white, black, kings)
     rest = sum(weights.get(name, 0) * value for name, value in counts.items())
     run = 0
-    for sign, rows, halved in _runaways(board, white, black, kings):
+    for sign, rows, halved in _runaways(model, white, black, kings):
         bonus = weights.get(f"runaway[{rows}]", 0)
         run += sign * ((bonus >> 1) if halved else bonus)
     return lead + exchange + pst + king + rest + run
 
 
-def _slices(board: _Board, values: Dict[int, int]) -> List[List[int]]:
+def _slices(board: BoardTables, values: Dict[int, int]) -> List[List[int]]:
     """Look-up tables: ``tables[j][x]`` is the sum of ``values[square]`` over the squares
     whose bits are set in ``x``, the j-th SLICE-bit slice of a mask."""
     geo = board.geo
@@ -323,14 +273,14 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     model (side to move's view; with ``detail`` the ``(term, value)`` pairs).
 
     ``endgame(white, black, kings, wmat, bmat, score)`` (White's view) is added in positions
-    of at most the variant's few pieces with a king, as :mod:`.evaluate` does.
+    of at most the variant's few pieces with a king (:func:`.terms.endgame_pieces`).
 
     Two shapes with equal results (``traced``, by default the interpreter's, see
-    :mod:`.runtime`): CPython's skips absent terms by branches and loops over runaway men;
+    :mod:`..runtime`): CPython's skips absent terms by branches and loops over runaway men;
     PyPy's is one straight line (signs, minima and choices by arithmetic, runaway men row
     by row) that the JIT compiles once, without a bridge for every combination of branches.
     """
-    board = _board(variant.size)
+    board = board_tables(variant.size)
     geo = board.geo
     pc = popcount
     squares = range(1, board.squares + 1)
@@ -348,21 +298,22 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     M = (1 << SLICE) - 1
     HALF_PACK = PACK >> 1
     N = board.start_pieces
-    MAN, KING = 100, variant.king_value
+    MAN, KING = MAN_VALUE, variant.king_value
     EX, EXO = wt("exchange", 0), EXCHANGE_OFFSET[variant.size]
     SAFE, MOBM, MOBK, BAL = (wt("safety", 0), wt("mobility_men", 0), wt("mobility_kings", 0),
                              wt("balance", 0))
     RUN = [0] + [wt(f"runaway[{d}]", 0) for d in range(1, RUNAWAY_ROWS + 1)]
+    model = _model(variant.size)
     wcone = {bit: (cone, RUN[rows], RUN[rows] >> 1) for bit, (cone, rows)
-             in board.white_cone.items()}
+             in model.white_cones.items()}
     bcone = {bit: (cone, RUN[rows], RUN[rows] >> 1) for bit, (cone, rows)
-             in board.black_cone.items()}
-    wzone, bzone = board.white_zone, board.black_zone
+             in model.black_cones.items()}
+    wzone, bzone = sum(wcone), sum(bcone)
     left, right = board.left, board.right
     full_board = geo.board
     half, half1 = geo.half, geo.half + 1
     off_a, off_b = board.off_a, board.off_b
-    endgame_pieces = 7 if variant.size == 10 else 6
+    eg_pieces = endgame_pieces(variant.size)
     if traced:
         runaways = make_runaways(geo, RUN)
         mobility_safety = make_mobility_safety(geo, off_a, off_b)
@@ -410,7 +361,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             run = runaways(white | black, wm, bm, nwk, nbk)
             score = material + exchange + pst + kpst + mob + safe + bal + run
             eg = 0
-            if pieces <= endgame_pieces and kings and endgame is not None:
+            if pieces <= eg_pieces and kings and endgame is not None:
                 eg = endgame(white, black, kings, wmat, bmat, score)
                 score += eg
             if detail:
@@ -486,7 +437,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                     run -= halved if wk else bonus
         score = material + exchange + pst + kpst + mob + safe + bal + run
         eg = 0
-        if kings and endgame is not None and pieces <= endgame_pieces:
+        if kings and endgame is not None and pieces <= eg_pieces:
             eg = endgame(white, black, kings, wmat, bmat, score)
             score += eg
         if detail:
@@ -495,6 +446,16 @@ def build_linear(variant: Variant, weights: Dict[str, int],
         return score if white_to_move else -score
 
     return linear
+
+
+def build_tuned(variant: Variant) -> Callable[..., object]:
+    """The tuned evaluation of ``variant`` (``Eval`` value ``full``): :func:`build_linear`
+    with the variant's weights file and the king-ending knowledge, or the hand-set
+    evaluation (:func:`.handset.build_handset`) when the variant has no weights file."""
+    weights = load_weights(variant)
+    if weights is None:
+        return build_handset(variant)
+    return build_linear(variant, weights, make_endgame(variant))
 
 
 def fitted_weights(names: Sequence[str], values: Sequence[float]) -> Dict[str, int]:

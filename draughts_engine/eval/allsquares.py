@@ -1,13 +1,12 @@
 """Static evaluation for the all-squares boards (Turkish draughts).
 
-The evaluators of :mod:`.evaluate` read the dark-square layout of
-:mod:`.bitboard`; a variant whose every square is playable
-(``Variant.all_squares``) gets these instead, under the same names and the
-same contract (``(white, black, kings, white_to_move, detail=False)``,
-centi-men, the side to move's view; with ``detail`` the ``(term, value)``
-pairs whose sum is the evaluation):
+The other evaluations read the dark-square layout of :mod:`..bitboard`; a variant whose
+every square is playable (``Variant.all_squares``) gets these instead, under the same
+contract (``(white, black, kings, white_to_move, detail=False)``, centi-men, the side to
+move's view; with ``detail`` the ``(term, value)`` pairs whose sum is the evaluation), by
+the names of :data:`ALLSQUARES_EVALUATIONS`:
 
-``full``
+``hand`` (also what ``full`` gives: there are no tuned weights for these boards)
     ``material`` (a man 100, a king the variant's ``king_value``),
     ``advancement`` (rows each man has advanced, worth more as the board
     empties), ``mobility`` (one-step moves of men and kings) and ``backrank``
@@ -20,19 +19,22 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from .bitboard import popcount
-from .fullboard import full_geometry
-from .variants import Variant
+from ..bitboard import popcount
+from ..fullboard import full_geometry
+from ..variants import Variant
+from .terms import MAN_VALUE as MAN, signed_terms
 
-__all__ = ["FULL_BOARD_EVALUATIONS"]
+__all__ = ["ALLSQUARES_EVALUATIONS", "build_allsquares_hand", "build_allsquares_classic"]
 
-MAN = 100
 ADVANCE = 3       # per row advanced, scaled up as pieces leave the board
 MOBILITY = 2      # per one-step move
 BACKRANK = 4      # per man on its own second row
 
+_HAND_TERMS = ("material", "advancement", "mobility", "backrank")
 
-def _build_full(variant: Variant) -> Callable[..., object]:
+
+def build_allsquares_hand(variant: Variant) -> Callable[..., object]:
+    """The hand-set evaluation of an all-squares board."""
     geo = full_geometry(variant.size)
     size, stride, board = geo.size, geo.stride, geo.board
     king = variant.king_value
@@ -47,7 +49,7 @@ def _build_full(variant: Variant) -> Callable[..., object]:
     start_men = geo.squares // 4  # men per side at the start (two rows of eight)
     pc = popcount
 
-    def full(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
+    def hand(white: int, black: int, kings: int, white_to_move: bool, detail: bool = False):
         wk, bk = white & kings, black & kings
         wm, bm = white ^ wk, black ^ bk
         material = (pc(wm) - pc(bm)) * MAN + (pc(wk) - pc(bk)) * king
@@ -70,16 +72,15 @@ def _build_full(variant: Variant) -> Callable[..., object]:
         if wm:
             back -= pc(bm & black_wall) * BACKRANK
         if detail:
-            terms = [("material", material), ("advancement", adv), ("mobility", mob),
-                     ("backrank", back)]
-            return terms if white_to_move else [(name, -value) for name, value in terms]
+            return signed_terms(_HAND_TERMS, (material, adv, mob, back), white_to_move)
         score = material + adv + mob + back
         return score if white_to_move else -score
 
-    return full
+    return hand
 
 
-def _build_classic(variant: Variant) -> Callable[..., object]:
+def build_allsquares_classic(variant: Variant) -> Callable[..., object]:
+    """Material only."""
     king = variant.king_value
     pc = popcount
 
@@ -87,14 +88,15 @@ def _build_classic(variant: Variant) -> Callable[..., object]:
         wk, bk = white & kings, black & kings
         material = (pc(white ^ wk) - pc(black ^ bk)) * MAN + (pc(wk) - pc(bk)) * king
         if detail:
-            return [("material", material if white_to_move else -material)]
+            return signed_terms(("material",), (material,), white_to_move)
         return material if white_to_move else -material
 
     return classic
 
 
-FULL_BOARD_EVALUATIONS: Dict[str, Callable[[Variant], Callable[..., object]]] = {
-    "full": _build_full,
-    "classic": _build_classic,
+ALLSQUARES_EVALUATIONS: Dict[str, Callable[[Variant], Callable[..., object]]] = {
+    "hand": build_allsquares_hand,
+    "classic": build_allsquares_classic,
 }
-"""Evaluator builders by name for the all-squares boards (the names of :data:`.evaluate.EVALUATIONS`)."""
+"""Evaluator builders by name for the all-squares boards (names of :data:`.EVALUATIONS`; the
+others, ``full``, get ``hand``)."""
