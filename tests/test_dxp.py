@@ -629,6 +629,45 @@ def test_a_game_request_while_another_connection_plays_is_declined(follower: Fol
     second.close()
 
 
+class StubbornEngine(FakeEngine):
+    """Takes ``delay`` seconds over every search, stopped or not."""
+
+    def search(self, position, limits, history=(), on_info=None, stop=None):
+        self.searching.set()
+        time.sleep(self.delay)
+        return super().search(position, limits, history, on_info, None)
+
+
+def test_an_initiator_that_reconnects_at_once_gets_the_game() -> None:
+    engine = StubbornEngine(delay=1.5)  # the old connection needs that long to let go
+    f = Follower(engine)
+    try:
+        gone = f.connect()
+        gone.send(encode_game_request("W", 5, 0))  # the follower moves first: it searches
+        assert gone.read_message().code == "0"
+        assert engine.searching.wait(60)
+        gone.close()
+        again = f.connect()
+        again.send(encode_game_request("Z", 5, 0))
+        assert _answer(again).code == "0"  # not 3: it waited for the old connection to end
+        again.close()
+    finally:
+        f.stop.set()
+        f.thread.join(5)
+
+
+def test_stopping_ends_the_open_connections_without_a_chat() -> None:
+    f = Follower()
+    silent, playing = f.connect(), f.connect()
+    playing.send(encode_game_request("Z", 5, 0))
+    assert playing.read_message().code == "0"
+    f.stop.set()
+    f.thread.join(30)
+    assert not f.thread.is_alive()
+    assert silent.read() is None and playing.read() is None
+    assert f.notices == []
+
+
 def test_a_new_connection_makes_room_by_closing_the_oldest_without_a_game() -> None:
     f = Follower(settings=DxpSettings(max_connections=2))
     try:
