@@ -46,7 +46,7 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
     say = notice or log
     session: Optional[Session] = None
     slot = GameSlot()
-    open_: List[Tuple[DxpFollower, threading.Thread]] = []
+    connections: List[Tuple[DxpFollower, threading.Thread]] = []
     played = threading.Event()  # a connection that played a game has closed (for ``once``)
 
     def follow(follower: DxpFollower) -> None:
@@ -76,8 +76,9 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
                 continue
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             log(f"connection from {peer[0]}:{peer[1]}")
-            open_[:] = [(f, t) for f, t in open_ if t.is_alive()]
-            if len(open_) >= max(1, settings.max_connections) and not _make_room(open_, slot):
+            connections[:] = [(f, t) for f, t in connections if t.is_alive()]
+            full = len(connections) >= max(1, settings.max_connections)
+            if full and not _make_room(connections, slot):
                 _refuse(conn, f"{peer[0]}:{peer[1]}", settings.max_connections, say)
                 continue
             if session is None:
@@ -86,24 +87,24 @@ def serve(settings: DxpSettings, host: str = DEFAULT_HOST, port: int = DEFAULT_P
             thread = threading.Thread(target=follow, args=(follower,), name="dxp-connection",
                                       daemon=True)
             thread.start()
-            open_.append((follower, thread))
+            connections.append((follower, thread))
     finally:
         listener.close()
-        for follower, _ in open_:
+        for follower, _ in connections:
             follower.interrupt("the follower stops")
         deadline = time.monotonic() + _STOP_WAIT
-        for _, thread in open_:
+        for _, thread in connections:
             thread.join(max(0.0, deadline - time.monotonic()))
     return 0
 
 
-def _make_room(open_: List[Tuple[DxpFollower, threading.Thread]], slot: GameSlot) -> bool:
+def _make_room(connections: List[Tuple[DxpFollower, threading.Thread]], slot: GameSlot) -> bool:
     """Dismiss the oldest connection that has not started a game (False: every one has)."""
-    count = len(open_)
-    for index, (follower, _) in enumerate(open_):
+    count = len(connections)
+    for index, (follower, _) in enumerate(connections):
         if slot.dismiss(follower, f"{count} connections are open, the most allowed: this one, "
                                   f"the oldest without a game, makes room for a new one"):
-            del open_[index]
+            del connections[index]
             return True
     return False
 
