@@ -1,17 +1,20 @@
-"""The limits of a running search: :class:`SearchBudget`.
+"""The limits of a running search, obeyed in one place: :class:`SearchBudget`.
 
-:class:`~.limits.SearchLimits` says what a ``go`` asks for; a budget applies
-it while the engine's search runs: the tree search calls :meth:`SearchBudget.poll`
-every :data:`POLL_NODES` nodes (``stop``, ``ponderhit``, node limit, hard
-deadline) and the iteration driver asks :meth:`SearchBudget.another_iteration`
-after each completed iteration (``stop``, ``ponder``, depth, soft deadline,
-node limit).  Deadlines come from :mod:`.timeman`.
+:class:`~.limits.SearchLimits` says what a ``go`` asks for; a budget applies it while a
+search runs, for every search of the package: the engine's (:mod:`.pvs`), the classic
+searches driven by :meth:`~.engine.Searcher.search` (:mod:`.classic`) and the small games'
+(:mod:`.generic`).  The node loop calls :meth:`SearchBudget.poll` at the node count its last
+call returned (every :data:`POLL_NODES` nodes, or exactly at the node limit): ``stop``,
+``ponderhit``, node limit, hard deadline; the iteration driver asks
+:meth:`SearchBudget.another_iteration` after each completed iteration (``stop``, ``ponder``,
+depth, soft deadline, node limit).  Deadlines come from :mod:`.timeman`.
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
-from typing import Optional
+from typing import Optional, Tuple
 
 from .limits import MAX_DEPTH, SearchLimits
 from .timeman import deadlines
@@ -48,21 +51,26 @@ class SearchBudget:
     the last one, cut short, may still change the move).
     """
 
-    def __init__(self, limits: SearchLimits, white_to_move: bool, stop: threading.Event,
-                 ponderhit: threading.Event, start: float) -> None:
+    def __init__(self, limits: SearchLimits, white_to_move: Optional[bool],
+                 stop: threading.Event, ponderhit: Optional[threading.Event], start: float,
+                 default_depth: int = MAX_DEPTH) -> None:
+        """``white_to_move``: whose clock counts (None: unknown, the smaller clock counts);
+        ``ponderhit``: None for a search that has none (a ``ponder`` search then runs until
+        ``stop``, as ``infinite``); ``start``: the search's start (``time.perf_counter()``);
+        ``default_depth``: the depth limit when ``limits`` give none."""
         self.limits = limits
         self.white_to_move = white_to_move
         self.stop = stop
-        self.ponderhit = ponderhit
+        self.ponderhit = ponderhit if ponderhit is not None else threading.Event()
+        self.default_depth = default_depth
         self.pondering = limits.ponder
         unlimited = limits.infinite or limits.ponder
         self.node_limit: Optional[int] = None if unlimited else limits.nodes
-        self.depth_limit = MAX_DEPTH if unlimited else min(MAX_DEPTH, limits.depth or MAX_DEPTH)
+        self.depth_limit = MAX_DEPTH if unlimited else self._depth_limit()
         self.soft: Optional[float] = None
         self.hard: Optional[float] = None
         if not unlimited:
-            times = deadlines(limits, white_to_move)
-            self.soft, self.hard = times.soft, times.hard
+            self.soft, self.hard = self._deadlines()
         self.spends_all = limits.movetime_ms is not None and not limits.has_clock
         self.clock_start = start
         self.node_base = 0
@@ -78,9 +86,24 @@ class SearchBudget:
             self.clock_start = time.perf_counter()
             self.node_base = nodes
             self.node_limit = limits.nodes
-            self.depth_limit = min(MAX_DEPTH, limits.depth or MAX_DEPTH)
-            times = deadlines(limits, self.white_to_move)
-            self.soft, self.hard = times.soft, times.hard
+            self.depth_limit = self._depth_limit()
+            self.soft, self.hard = self._deadlines()
+
+    def _depth_limit(self) -> int:
+        return min(MAX_DEPTH, self.limits.depth or self.default_depth)
+
+    def _deadlines(self) -> Tuple[Optional[float], Optional[float]]:
+        """The soft and hard deadlines of the limits (:func:`.timeman.deadlines`); when the
+        side to move is unknown, from the smaller of the two clocks."""
+        limits, white = self.limits, self.white_to_move
+        if white is None:
+            white = True
+            if limits.has_clock:
+                left = min(limits.wtime_ms or 0, limits.btime_ms or 0)
+                limits = dataclasses.replace(limits, wtime_ms=left, btime_ms=left,
+                                             binc_ms=limits.winc_ms)
+        times = deadlines(limits, white)
+        return times.soft, times.hard
 
     def poll(self, nodes: int) -> int:
         """Check stop, ponderhit, depth and node limits and hard deadline after ``nodes`` nodes.

@@ -15,10 +15,13 @@ searches share one contract:
   return the same score and the same best move; they differ only in how many
   nodes they visit.  A finished root position returns ``best_move=None``.
 * ``nodes`` counts every visited state, the root included.
-* ``should_stop`` (optional, called with the nodes visited so far) is asked
-  every :data:`STOP_POLL_NODES` nodes; when it answers True the search raises
-  :class:`SearchStopped` and has no result (the caller keeps the last one it
-  completed, as the engine's iterative deepening does).
+* ``poll`` (optional) is how a caller keeps the search within its limits: it is
+  called with the nodes visited so far once they reach :data:`STOP_POLL_NODES`,
+  and then again at the count each call returns; when it returns None the search
+  raises :class:`SearchStopped` and has no result (the caller keeps the last one
+  it completed).  :meth:`~.engine.Searcher.search` drives these searches one ply
+  deeper at a time under its :class:`~.budget.SearchBudget`, the limits of every
+  search, with a ``poll`` that asks the budget (so ``nodes N`` stops at N).
 
 ``ClassicResult`` was called ``SearchResult`` here, the name of the engine's
 :class:`~.limits.SearchResult`; the old name still imports, with a
@@ -35,15 +38,16 @@ from typing import Any, Callable, Mapping, Optional, Tuple
 from .interface import WIN, GameContractError, GameState, Move, ply_adjusted
 
 __all__ = ["minimax", "negamax", "alphabeta", "negascout", "SEARCHES", "ClassicResult",
-           "SearchStopped", "STOP_POLL_NODES", "StopCheck"]
+           "SearchStopped", "STOP_POLL_NODES", "Poll"]
 
 INFINITY = WIN + 1
 """Strictly larger than any score a search can return."""
 
 STOP_POLL_NODES = 256
-"""Nodes between two calls of a search's ``should_stop``."""
+"""Nodes before the first call of a search's ``poll``."""
 
-StopCheck = Optional[Callable[[int], bool]]
+Poll = Optional[Callable[[int], Optional[int]]]
+"""``poll(nodes) -> the node count of the next call, or None: stop`` (see the module)."""
 
 ScoredMove = Tuple[int, Optional[Move]]
 
@@ -58,7 +62,7 @@ class ClassicResult:
 
 
 class SearchStopped(Exception):
-    """A classic search was told to stop (``should_stop`` answered True) before it ended."""
+    """A classic search was told to stop (its ``poll`` returned None) before it ended."""
 
     def __init__(self, nodes: int) -> None:
         super().__init__(f"search stopped after {nodes} nodes")
@@ -66,20 +70,23 @@ class SearchStopped(Exception):
 
 
 class _NodeCounter:
-    """Counts visited nodes during one search call and polls its stop check."""
+    """Counts visited nodes during one search call and polls its caller."""
 
-    __slots__ = ("nodes", "should_stop")
+    __slots__ = ("nodes", "next_poll", "poll")
 
-    def __init__(self, should_stop: StopCheck = None) -> None:
+    def __init__(self, poll: Poll = None) -> None:
         self.nodes = 0
-        self.should_stop = should_stop
+        self.poll = poll
+        self.next_poll = STOP_POLL_NODES if poll is not None else -1
 
     def visit(self) -> None:
-        """Count one node; raise :class:`SearchStopped` when the stop check says so."""
+        """Count one node; raise :class:`SearchStopped` when the poll says stop."""
         self.nodes += 1
-        if (self.should_stop is not None and not self.nodes % STOP_POLL_NODES
-                and self.should_stop(self.nodes)):
-            raise SearchStopped(self.nodes)
+        if self.nodes == self.next_poll:
+            next_poll = self.poll(self.nodes)  # type: ignore[misc]
+            if next_poll is None:
+                raise SearchStopped(self.nodes)
+            self.next_poll = max(next_poll, self.nodes + 1)
 
 
 def _require_positive_depth(depth: int) -> None:
@@ -108,7 +115,7 @@ def _require_moves(state: GameState, best_move: Optional[Move]) -> None:
 # Minimax: two players, scores always from the root player's point of view.
 
 
-def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
+def minimax(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     """Minimax with an explicit maximizing (root) and minimizing player.
 
     Every score is kept from the root player's point of view: the root player
@@ -116,7 +123,7 @@ def minimax(state: GameState, depth: int, should_stop: StopCheck = None) -> Clas
     whole tree to ``depth`` plies.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter(should_stop)
+    counter = _NodeCounter(poll)
     score, best_move = _minimax(state, depth, 0, True, counter)
     return ClassicResult(score, best_move, counter.nodes)
 
@@ -143,14 +150,14 @@ def _minimax(
 # Negamax: one rule for both players, max(a, b) == -min(-a, -b).
 
 
-def negamax(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
+def negamax(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     """Negamax: every node maximizes the negated scores of its children.
 
     Scores are from the side to move's point of view at every node.  Visits
     the whole tree to ``depth`` plies, exactly like ``minimax``.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter(should_stop)
+    counter = _NodeCounter(poll)
     score, best_move = _negamax(state, depth, 0, counter)
     return ClassicResult(score, best_move, counter.nodes)
 
@@ -173,7 +180,7 @@ def _negamax(state: GameState, depth: int, ply: int, counter: _NodeCounter) -> S
 # Alpha-beta (fail-soft negamax form).
 
 
-def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
+def alphabeta(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     """Fail-soft alpha-beta in negamax form, called with the full window.
 
     Inside the tree, a node searched with window ``(alpha, beta)`` returns a
@@ -182,7 +189,7 @@ def alphabeta(state: GameState, depth: int, should_stop: StopCheck = None) -> Cl
     The root uses the full window, so its score is exact.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter(should_stop)
+    counter = _NodeCounter(poll)
     score, best_move = _alphabeta(state, depth, -INFINITY, INFINITY, 0, counter)
     return ClassicResult(score, best_move, counter.nodes)
 
@@ -211,7 +218,7 @@ def _alphabeta(
 # NegaScout / principal variation search (fail-soft).
 
 
-def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> ClassicResult:
+def negascout(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     """NegaScout (Reinefeld), fail-soft, called with the full window.
 
     The first move of each node is searched with the node's window; every
@@ -223,7 +230,7 @@ def negascout(state: GameState, depth: int, should_stop: StopCheck = None) -> Cl
     Same window semantics as ``alphabeta``.
     """
     _require_positive_depth(depth)
-    counter = _NodeCounter(should_stop)
+    counter = _NodeCounter(poll)
     score, best_move = _negascout(state, depth, -INFINITY, INFINITY, 0, counter)
     return ClassicResult(score, best_move, counter.nodes)
 

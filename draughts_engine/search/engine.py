@@ -19,8 +19,8 @@ game history) and the variant's no-progress count score as a draw.
 The classic searches of :mod:`.classic` are available by name: they search
 :class:`~.draughts_state.DraughtsState` to ``limits.depth`` (default
 :data:`DEFAULT_CLASSIC_DEPTH`) one ply deeper at a time, report each completed
-depth, and obey ``stop``, ``infinite``, ``movetime_ms`` and ``nodes`` (polled every
-:data:`~.classic.STOP_POLL_NODES` nodes); clocks and ponder are not theirs.
+depth, and obey the same :class:`~.budget.SearchBudget` as the engine's search
+(``stop``, nodes, move time, clock, ``infinite``, ``ponder``).
 
 Endgame databases (:mod:`..endgame`, on unless ``endgame_tables=False``) give
 the exact result of the positions they cover, under the variant's draw rules
@@ -42,7 +42,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 from ..bitboard import popcount
 from ..eval import evaluation_key
 from ..position import Position
-from .budget import MAX_DEPTH, POLL_NODES
+from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
 from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
@@ -186,53 +186,59 @@ class Searcher:
     def _search_classic(self, position: Position, limits: SearchLimits,
                         on_info: Optional[Callable[[SearchInfo], None]],
                         stop: Optional[threading.Event]) -> SearchResult:
-        """A classic search, deepened one ply at a time to ``limits.depth``.
+        """A classic search, one ply deeper at a time, under a :class:`~.budget.SearchBudget`
+        (the depth limit :data:`DEFAULT_CLASSIC_DEPTH` when the limits give none).
 
-        Each completed depth is reported; ``stop``, ``movetime_ms`` and ``nodes``
-        end the search within :data:`~.classic.STOP_POLL_NODES` nodes, and the
-        best move of the last completed depth is played (the first legal move
-        when not even depth 1 was completed).
+        Each completed depth is reported; a cut iteration adds a last report that counts
+        its nodes too.  The best move of the last completed depth is played (the first
+        legal move when not even depth 1 was completed).
         """
-        infinite = limits.infinite or limits.ponder
-        depth = MAX_DEPTH if infinite else (limits.depth or DEFAULT_CLASSIC_DEPTH)
-        state = DraughtsState(position, self.evaluation)
         start = time.perf_counter()
+        state = DraughtsState(position, self.evaluation)
         legal = state.legal_moves()
         if not legal:
             return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
-        deadline = None if limits.movetime_ms is None or infinite \
-            else start + limits.movetime_ms / 1000.0
-        node_limit = None if infinite else limits.nodes
-        total = 0
+        budget = SearchBudget(limits, position.white_to_move,
+                              stop if stop is not None else threading.Event(), self._ponderhit,
+                              start, default_depth=DEFAULT_CLASSIC_DEPTH)
+        done = 0  # nodes of the completed iterations
 
-        def should_stop(nodes: int) -> bool:  # nodes: of the running iteration
-            if stop is not None and stop.is_set():
-                return True
-            if deadline is not None and time.perf_counter() >= deadline:
-                return True
-            return node_limit is not None and total + nodes >= node_limit
-
-        best = SearchResult(state.to_move(legal[0]), None, None, None, 0, 0, 1, 0,
-                            (state.to_move(legal[0]),))
-        for iteration in range(1, depth + 1):
+        def poll(nodes: int) -> Optional[int]:  # nodes: of the running iteration
             try:
-                found = SEARCHES[self.algorithm](state, iteration, should_stop)
+                return budget.poll(done + nodes) - done
+            except SearchAborted:
+                return None
+
+        first = state.to_move(legal[0])
+        best = SearchResult(first, None, None, None, 0, 0, 1, 0, (first,))
+        search = SEARCHES[self.algorithm]
+        for iteration in range(1, budget.depth_limit + 1):
+            try:
+                found = search(state, iteration, poll)
             except SearchStopped as exc:
-                total += exc.nodes
+                done += exc.nodes
+                if on_info is not None and best.depth:
+                    on_info(self._classic_info(best, done, start))
                 break
-            total += found.nodes
-            ms = int((time.perf_counter() - start) * 1000)
+            done += found.nodes
+            budget.first_iteration = False
+            budget.completed_depth = iteration
             move = state.to_move(found.best_move)
             cp, mate = score_to_protocol(found.score)
-            best = SearchResult(move, None, cp, mate, iteration, iteration, total, ms, (move,))
+            best = SearchResult(move, None, cp, mate, iteration, iteration, done, 0, (move,))
             if on_info is not None:
-                on_info(SearchInfo(iteration, iteration, cp, mate, total,
-                                   total * 1000 // max(ms, 1), ms, 0, (move,)))
-            if should_stop(0):
+                on_info(self._classic_info(best, done, start))
+            if not budget.another_iteration(iteration, done, len(legal) == 1):
                 break
         ms = int((time.perf_counter() - start) * 1000)
         return SearchResult(best.best_move, None, best.score_cp, best.mate_in, best.depth,
-                            best.seldepth, total, ms, best.pv)
+                            best.seldepth, done, ms, best.pv)
+
+    @staticmethod
+    def _classic_info(best: SearchResult, nodes: int, start: float) -> SearchInfo:
+        ms = int((time.perf_counter() - start) * 1000)
+        return SearchInfo(best.depth, best.seldepth, best.score_cp, best.mate_in, nodes,
+                          nodes * 1000 // max(ms, 1), ms, 0, best.pv)
 
     def bench(self, depth: Optional[int] = None,
               on_position: Optional[Callable[[str, str, SearchResult], None]] = None) -> "BenchResult":

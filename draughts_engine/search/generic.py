@@ -2,9 +2,10 @@
 
 Used for the small games (tic-tac-toe, Tatedrez) where the draughts engine's
 raw-int search does not apply.  Same limits and reports as the engine:
-:class:`~.limits.SearchLimits` in, :class:`~.limits.SearchInfo` after each
-completed iteration, a :class:`~.limits.SearchResult` out, whose moves are
-the game's own move values.
+:class:`~.limits.SearchLimits` in, obeyed by the same :class:`~.budget.SearchBudget`
+(``nodes N`` stops at N), :class:`~.limits.SearchInfo` after each completed iteration
+(and a last one, counting all the nodes, after an iteration cut short), a
+:class:`~.limits.SearchResult` out, whose moves are the game's own move values.
 
 The search is fail-soft negamax alpha-beta with a transposition table keyed
 by ``state.key()`` (the TT move is tried first), mate scores adjusted by ply,
@@ -17,10 +18,9 @@ import threading
 import time
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
-from .budget import MAX_DEPTH, POLL_NODES
+from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
 from .interface import WIN, GameContractError, GameState, ply_adjusted
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
-from .timeman import deadlines
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["search_game_state", "MAX_DEPTH", "POLL_NODES"]
@@ -28,10 +28,6 @@ __all__ = ["search_game_state", "MAX_DEPTH", "POLL_NODES"]
 SOLVED = 1 << 20  # TT depth of an entry whose subtree reached no depth limit
 INFINITY = WIN + 1
 DEFAULT_HASH_MB = 8
-
-
-class _Abort(Exception):
-    """Internal: stop, node limit or time ran out."""
 
 
 def _white_to_move(state: GameState) -> Optional[bool]:
@@ -59,44 +55,17 @@ def search_game_state(state: GameState, limits: SearchLimits = SearchLimits(),
     root_moves = state.legal_moves() if state.terminal_score() is None else []
     if not root_moves:
         return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
-    unlimited = limits.infinite or limits.ponder
-    depth_limit = MAX_DEPTH if unlimited else min(MAX_DEPTH, limits.depth or MAX_DEPTH)
-    node_limit = None if unlimited else limits.nodes
-    soft = hard = None
-    if not unlimited and limits.is_timed:
-        white = _white_to_move(state)
-        if white is None:
-            # Unknown side: budget from the smaller clock.
-            left = min(t for t in (limits.wtime_ms, limits.btime_ms) if t is not None)
-            dl = deadlines(SearchLimits(movetime_ms=limits.movetime_ms, wtime_ms=left, btime_ms=left,
-                                        winc_ms=limits.winc_ms, binc_ms=limits.winc_ms,
-                                        movestogo=limits.movestogo,
-                                        move_overhead_ms=limits.move_overhead_ms)
-                           if limits.has_clock else limits, True)
-        else:
-            dl = deadlines(limits, white)
-        soft, hard = dl.soft, dl.hard
+    budget = SearchBudget(limits, _white_to_move(state), stop, None, start)
     table = TranspositionTable(hash_mb)
     tt: Dict[Hashable, Tuple[int, int, int, Any]] = table.table
     counters = {"nodes": 0, "seldepth": 0, "next_poll": POLL_NODES, "horizon": 0}
-    first_iteration = [True]
-
-    def poll() -> None:
-        counters["next_poll"] = counters["nodes"] + POLL_NODES
-        if stop.is_set():
-            raise _Abort
-        if first_iteration[0]:
-            return
-        if node_limit is not None and counters["nodes"] >= node_limit:
-            raise _Abort
-        if hard is not None and time.perf_counter() - start >= hard:
-            raise _Abort
+    budget_poll = budget.poll
 
     def negamax(s: GameState, depth: int, alpha: int, beta: int, ply: int) -> Tuple[int, List[Any]]:
         """Fail-soft alpha-beta; returns (score, principal variation)."""
         counters["nodes"] += 1
         if counters["nodes"] >= counters["next_poll"]:
-            poll()
+            counters["next_poll"] = budget_poll(counters["nodes"])  # SearchAborted: out of budget
         if ply > counters["seldepth"]:
             counters["seldepth"] = ply
         terminal = s.terminal_score()
@@ -143,29 +112,31 @@ def search_game_state(state: GameState, limits: SearchLimits = SearchLimits(),
     best_score: Optional[int] = None
     best_pv: List[Any] = [best_move]
     completed = 0
+
+    def report(depth: int) -> None:
+        if on_info is not None and best_score is not None:
+            elapsed = time.perf_counter() - start
+            cp, mate = score_to_protocol(best_score)
+            on_info(SearchInfo(depth, max(depth, counters["seldepth"]), cp, mate,
+                               counters["nodes"], int(counters["nodes"] / max(elapsed, 1e-6)),
+                               int(elapsed * 1000), table.hashfull(), tuple(best_pv)))
+
     try:
-        for depth in range(1, depth_limit + 1):
+        for depth in range(1, budget.depth_limit + 1):
             counters["horizon"] = 0
             score, line = negamax(state, depth, -INFINITY, INFINITY, 0)
-            first_iteration[0] = False
-            completed = depth
+            budget.first_iteration = False
+            budget.completed_depth = completed = depth
             if line:
                 best_move, best_pv = line[0], line
             best_score = score
-            elapsed = time.perf_counter() - start
-            if on_info is not None:
-                cp, mate = score_to_protocol(score)
-                on_info(SearchInfo(depth, max(depth, counters["seldepth"]), cp, mate,
-                                   counters["nodes"], int(counters["nodes"] / max(elapsed, 1e-6)),
-                                   int(elapsed * 1000), table.hashfull(), tuple(best_pv)))
-            if not counters["horizon"] or stop.is_set():
+            report(depth)
+            if not counters["horizon"]:
                 break  # solved: no line was cut by the depth limit
-            if soft is not None and elapsed >= soft:
+            if not budget.another_iteration(depth, counters["nodes"], len(root_moves) == 1):
                 break
-            if node_limit is not None and counters["nodes"] >= node_limit:
-                break
-    except _Abort:
-        pass
+    except SearchAborted:
+        report(completed)  # the iteration cut short searched nodes of its own: count them all
     elapsed = time.perf_counter() - start
     cp, mate = score_to_protocol(best_score) if best_score is not None else (None, None)
     ponder = best_pv[1] if len(best_pv) > 1 else None
