@@ -3,7 +3,8 @@
 * :class:`Transport`: the interface the connection needs (start delivering lines, write,
   close, poll the exit status);
 * :class:`StreamTransport`: any pair of streams, read on daemon threads (no busy-waiting);
-* :class:`ProcessTransport`: a subprocess's pipes, reaped on close (quit, terminate, kill).
+* :class:`ProcessTransport`: a subprocess's pipes, reaped on close (quit, terminate, kill);
+  one it starts ends with this program, however the program ends (:mod:`.children`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import abc
 import io
 import os
 import shlex
+import signal
 import subprocess
 import threading
 import time
 from typing import IO, Any, Callable, List, Optional, Sequence, Tuple, Union
+
+from protocol.client import children
 
 __all__ = ["Transport", "StreamTransport", "ProcessTransport", "LineSink", "MAX_ENGINE_LINE"]
 
@@ -122,14 +126,17 @@ class StreamTransport(Transport):
 class ProcessTransport(StreamTransport):
     """A :class:`StreamTransport` over a subprocess's pipes that reaps the process on close."""
 
-    def __init__(self, process: "subprocess.Popen[bytes]") -> None:
+    def __init__(self, process: "subprocess.Popen[bytes]", *, group: bool = False,
+                 watched: bool = False) -> None:
         assert process.stdin is not None and process.stdout is not None
         super().__init__(process.stdin, process.stdout, process.stderr)
         self.process = process
+        self._group = group and os.name == "posix"  # the process leads a group of its own
+        self._watched = watched  # by this program's guard (children.watch)
 
     @classmethod
     def spawn(cls, command: Union[str, Sequence[str]], *, own_session: bool = False,
-              **popen_kwargs: Any) -> "ProcessTransport":
+              guarded: bool = True, **popen_kwargs: Any) -> "ProcessTransport":
         """Start ``command`` with piped stdin, stdout and stderr.
 
         ``command`` is the program and its arguments, as a list or as one string: split like
@@ -139,7 +146,11 @@ class ProcessTransport(StreamTransport):
         run, OSError.
         ``own_session``: the engine gets a session and process group of its own (a new
         process group on Windows), so a Ctrl-C at the terminal does not reach it, and it can
-        be killed with any children of a wrapper script.  ``popen_kwargs`` go to
+        be killed with any children of a wrapper script: :meth:`close` kills what is left of
+        the group once the engine has been reaped (POSIX).
+        ``guarded``: the engine (with its group) is ended when this program ends, however it
+        ends, SIGKILL included, also when it ignores the end of its input
+        (:mod:`protocol.client.children`; POSIX).  ``popen_kwargs`` go to
         :class:`subprocess.Popen`.
         """
         if isinstance(command, str) and os.name == "nt":
@@ -165,7 +176,9 @@ class ProcessTransport(StreamTransport):
             stderr=subprocess.PIPE,
             **popen_kwargs,
         )
-        return cls(process)
+        group = own_session and os.name == "posix"
+        watched = guarded and children.watch(process.pid, group)
+        return cls(process, group=group, watched=watched)
 
     def poll_exit(self, timeout: float) -> Optional[int]:
         try:
@@ -185,8 +198,22 @@ class ProcessTransport(StreamTransport):
             except subprocess.TimeoutExpired:
                 escalate()
         code = self.process.wait()
+        self._end_group()  # nothing left holds its pipes open
         if self._join_readers(timeout):
             for stream in (self.process.stdout, self.process.stderr):
                 if stream is not None:
                     stream.close()
         return code
+
+    def _end_group(self) -> None:
+        """Kill what is left of the reaped engine's group, then let the guard forget it. The
+        group's id is the engine's pid, which no new process gets while the group has
+        members."""
+        if self._group:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:  # no group left (the usual case)
+                pass
+        if self._watched:
+            self._watched = False
+            children.release(self.process.pid)
