@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts_engine import Position
+from protocol.client import children
 
 from .config import FAIL, PASS, SKIP, CheckResult, Config
 from .errors import CheckFailed, CheckSkipped, EngineStartError, SetupError, fail
@@ -69,11 +70,14 @@ def probe_command(command: Sequence[str]) -> None:
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise EngineStartError(f"cannot start {shlex.join(command)}: {reason}") from None
+    watched = children.watch(process.pid, group=os.name == "posix")  # however we end
     _kill_group(process)
     try:
         process.wait(5.0)
     except subprocess.TimeoutExpired:
-        pass
+        return
+    if watched:
+        children.release(process.pid)
 
 
 def _kill_group(process: "subprocess.Popen[bytes]") -> None:

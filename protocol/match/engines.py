@@ -4,10 +4,12 @@ tokens), started and configured (:func:`start_engine`), and kept by a worker
 
 An engine runs in its own session / process group, so a Ctrl-C meant for the runner does not
 reach it in the middle of a game; when the slot lets the engine go, whatever is left of that
-group (a process the engine started) is killed with it. The slot also tells when the engine's
-own process has ended (:meth:`EngineSlot.exit_status`), even while a process it started keeps
-its output open. Its stderr is captured by the client: the last lines are shown when it fails
-to start or dies (:func:`stderr_tail`).
+group (a process the engine started) is killed with it. However the runner ends, ``kill -9``
+included, its engines end with it (``ProcessTransport.spawn`` hands each to the program's
+guard, :mod:`protocol.client.children`). The slot also tells when the engine's own process has
+ended (:meth:`EngineSlot.exit_status`), even while a process it started keeps its output open.
+Its stderr is captured by the client: the last lines are shown when it fails to start or dies
+(:func:`stderr_tail`).
 """
 
 from __future__ import annotations
