@@ -1,12 +1,13 @@
 """Engines end with the program that started them, however it ends: ``kill -9`` of a match
 runner or of a program using the reference client leaves no engine running, also one that
 ignores the end of its input and SIGTERM and has started a process of its own
-(tests/fake_engines/outlives_its_input.py). The guard (protocol/client/guard.py) is also
-driven directly. POSIX only: Windows has no guard."""
+(tests/fake_engines/outlives_its_input.py); so does ``kill -9`` of the web board. The guard
+(protocol/client/guard.py) is also driven directly. POSIX only: Windows has no guard."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ import sys
 import textwrap
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import List
 
@@ -27,6 +29,9 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="the guard is POSIX-o
 ROOT = Path(__file__).resolve().parent.parent
 STUBBORN = ROOT / "tests" / "fake_engines" / "outlives_its_input.py"
 PY = sys.executable
+FRONT_ENDS_ON_CPYTHON = pytest.mark.skipif(
+    sys.implementation.name == "pypy",
+    reason="the front ends' tests run on CPython (tox.ini); the guard's on PyPy as well")
 GONE_WITHIN = 10.0  # seconds: the guard needs about one (SIGTERM, a grace second, SIGKILL)
 
 
@@ -182,6 +187,7 @@ def test_kill_9_of_a_program_using_the_client_leaves_no_engine(tmp_path, program
     assert left_after(pids_in(pid_file)) == []
 
 
+@FRONT_ENDS_ON_CPYTHON
 @pytest.mark.parametrize("concurrency", [1, 2])
 def test_kill_9_of_a_match_runner_leaves_no_engine(tmp_path, concurrency):
     """Engines that ignore quit, the end of input and SIGTERM, each with a child of its own:
@@ -233,3 +239,28 @@ def test_watching_degrades_to_nothing_where_there_is_no_guard(monkeypatch):
     monkeypatch.setattr(children, "available", lambda: False)
     transport = ProcessTransport.spawn([PY, "-c", "pass"])
     assert transport.close(2.0) == 0
+
+
+@FRONT_ENDS_ON_CPYTHON
+def test_kill_9_of_the_web_board_leaves_no_engine(tmp_path):
+    """A board of two engines that play each other (started on the board's own thread)."""
+    pid_file = tmp_path / "pids"
+    engine = f"name=stub {PY} {STUBBORN} {pid_file} --think 200"
+    server = subprocess.Popen([PY, "-m", "protocol.web", "--port", "0", "--engine", engine],
+                              cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline().decode()  # draughts-web: serving http://...:PORT/
+        port = banner.rsplit(":", 1)[1].split("/")[0]
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/boards", method="POST",
+            data=json.dumps({"variant": "english", "white": "engine:stub",
+                             "black": "engine:stub"}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == 201
+        wait_for_pids(pid_file, 4, server)
+    finally:
+        server.kill()
+        server.wait()
+    assert left_after(pids_in(pid_file)) == []
