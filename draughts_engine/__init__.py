@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sys as _sys
 from importlib import import_module as _import_module
-from typing import Any as _Any, Dict as _Dict
+from typing import Any as _Any, Dict as _Dict, List as _List
 
 __version__ = "0.1.0"
 
@@ -63,6 +63,10 @@ def __getattr__(name: str) -> _Any:
     value = getattr(_import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> _List[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 # A program importing the package gets its names at once.  While ``python -m`` locates the

@@ -57,9 +57,10 @@ class SearchLimits:
     protocol's ``go``, Hub's ``level``, DXP's clock, the match runner's engine
     limits), and the reference clients convert it back into their wire's syntax.
 
-    The search ends at the first limit reached.  ``depth`` is in plies
-    (nominal iteration depth), ``nodes`` counts visited nodes, times are in
-    milliseconds.  The clock fields (``wtime_ms`` ... ``movestogo``) are turned
+    Every search obeys them through one :class:`~.budget.SearchBudget` (the engine's,
+    the classic searches, the small games'), and ends at the first limit reached.
+    ``depth`` is in plies (nominal iteration depth), ``nodes`` counts visited nodes,
+    times are in milliseconds.  The clock fields (``wtime_ms`` ... ``movestogo``) are turned
     into deadlines by :mod:`.timeman`; a clock needs both ``wtime_ms`` and
     ``btime_ms``.  ``infinite`` searches until stopped and combines with no other
     limit; ``ponder`` searches until stopped or until ``ponderhit``, after which
