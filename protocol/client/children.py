@@ -15,8 +15,9 @@ Linux-only, and a wrapper script's children do not get it.
 Limits: an engine is watched from just after it has started, so a program killed in the
 millisecond between the two leaves that engine running. On Linux the guard compares each
 process's start time before signalling it, so a pid given to another process since is left
-alone; elsewhere a pid is trusted until :func:`release`. A program forked without ``exec``
-starts a guard of its own. Windows: nothing is watched (:func:`available` is False).
+alone; elsewhere a pid is trusted until :func:`release`. A process that leaves the engine's
+group (``setsid``) is not followed. A program forked without ``exec`` starts a guard of its own.
+Windows: nothing is watched (:func:`available` is False).
 """
 
 from __future__ import annotations
