@@ -264,3 +264,38 @@ def test_kill_9_of_the_web_board_leaves_no_engine(tmp_path):
         server.kill()
         server.wait()
     assert left_after(pids_in(pid_file)) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "register_at_fork"), reason="no os.register_at_fork")
+def test_a_forked_copy_of_the_program_does_not_keep_its_engines_alive(tmp_path):
+    """A copy made by fork() must not hold the guard's pipe open: the engines end with the
+    program that started them even while the copy lives on."""
+    pid_file = tmp_path / "pids"
+    code = textwrap.dedent(f"""
+        import os, sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from protocol.client import ProcessTransport
+        t = ProcessTransport.spawn([sys.executable, {str(STUBBORN)!r}, {str(pid_file)!r}],
+                                   own_session=True)
+        copy = os.fork()
+        if copy == 0:
+            time.sleep(60)
+            os._exit(0)
+        print(copy, flush=True)
+        time.sleep(600)
+    """)
+    process = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    copy = None
+    try:
+        assert process.stdout is not None
+        copy = int(process.stdout.readline())
+        pids = wait_for_pids(pid_file, 2, process)
+    finally:
+        process.kill()
+        process.wait()
+    try:
+        assert running(copy)
+        assert left_after(pids) == []
+    finally:
+        os.kill(copy, signal.SIGKILL)
