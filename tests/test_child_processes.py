@@ -299,3 +299,45 @@ def test_a_forked_copy_of_the_program_does_not_keep_its_engines_alive(tmp_path):
         assert left_after(pids) == []
     finally:
         os.kill(copy, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the guard through /proc")
+def test_a_guard_that_was_killed_is_replaced_and_still_knows_every_engine(tmp_path):
+    pid_file = tmp_path / "pids"
+    code = textwrap.dedent(f"""
+        import os, signal, sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from protocol.client import ProcessTransport
+
+        def guards():
+            found = []
+            for entry in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    with open(f"/proc/{{entry}}/stat", "rb") as handle:
+                        parent = int(handle.read().rsplit(b")", 1)[1].split()[1])
+                    with open(f"/proc/{{entry}}/cmdline", "rb") as handle:
+                        line = handle.read()
+                except (OSError, ValueError):
+                    continue
+                if parent == os.getpid() and b"guard.py" in line:
+                    found.append(int(entry))
+            return found
+
+        engine = [sys.executable, {str(STUBBORN)!r}, {str(pid_file)!r}]
+        first = ProcessTransport.spawn(engine, own_session=True)
+        (guard,) = guards()
+        os.kill(guard, signal.SIGKILL)
+        os.waitpid(guard, 0)
+        second = ProcessTransport.spawn(engine, own_session=True)  # a new guard, told of both
+        assert len(guards()) == 1
+        print("ready", flush=True)
+        time.sleep(600)
+    """)
+    process = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"ready\n"
+        pids = wait_for_pids(pid_file, 4, process)
+    finally:
+        process.kill()
+        process.wait()
+    assert left_after(pids) == []
