@@ -274,7 +274,9 @@ class WebApi:
             state = board.snapshot()
             yield _event("state", state)
             version = state["version"]
-            while not self.stopping:
+            # Until the board closes (a stopping server closes every board): its final state
+            # (a search stopped) then still goes out before ``closed``.
+            while True:
                 changed = board.wait_change(version, KEEPALIVE_SECONDS)
                 if board.closed:
                     break
@@ -285,6 +287,9 @@ class WebApi:
                 version = changed["version"]
                 yield _event("state", changed)
                 time.sleep(EVENT_GAP_SECONDS)  # bursts of analysis reports go out as one state
+            last = board.snapshot()
+            if last["version"] != version:  # the board's last words (e.g. its search stopped)
+                yield _event("state", last)
             yield _event("closed", {"id": board.id})
         finally:
             board.stream_closed()
