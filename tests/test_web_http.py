@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from protocol.web.cli import build_server, main
+from protocol.web.connections import ConnectionLimits
 from protocol.web.hosts import HostPolicy, is_loopback, split_host_header
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -346,6 +347,121 @@ def test_a_burst_of_connections_waits_in_the_listen_queue():
             server.server.server_close()
 
 
+# ------------------------------------------------------------------------------ threads
+
+
+def wait_until(condition, what: str, timeout: float = 120.0) -> None:
+    """A hang guard, not a speed test: loopback connections are accepted in milliseconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def connect(web) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", web.server.port), timeout=60)
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closed ``sock`` (waits for it, up to the socket's timeout)."""
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+INFO = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+def test_idle_connections_take_no_thread_and_a_request_is_still_served():
+    """200 connections that send nothing: the server's threads stay the fixed pool (one thread
+    a connection made 1,003 threads for 1,000), and a real request is answered among them."""
+    web = build_server(port=0).start()
+    sockets: List[socket.socket] = []
+    try:
+        pool = web.server.pool
+        bound = web.server.limits.workers + 1
+        assert len(pool.threads) == bound
+        before = threading.active_count()
+        for _ in range(200):
+            sockets.append(connect(web))
+        wait_until(lambda: pool.open_connections == 200, "200 connections accepted")
+        status, _, body = request(web, "GET", "/api/info")
+        assert status == 200 and json.loads(body)["engines"] == ["draughts-engine"]
+        assert threading.active_count() <= before
+        assert len([t for t in threading.enumerate() if t.name.startswith("draughts-web-")]) == bound
+        sockets[0].sendall(INFO)  # the oldest idle connection is still served too
+        assert b" 200 " in sockets[0].recv(65536).split(b"\r\n", 1)[0]
+    finally:
+        for sock in sockets:
+            sock.close()
+        web.stop()
+
+
+def test_a_connection_that_sends_no_request_is_closed_and_holds_no_worker():
+    """A connection that sends nothing, or half a request head, is closed after the request
+    time-out; while as many half-sent heads as there are workers wait, requests are served."""
+    limits = ConnectionLimits(workers=4, max_streams=2, max_connections=64, request_timeout=1.0)
+    web = build_server(port=0, limits=limits).start()
+    sockets: List[socket.socket] = []
+    try:
+        silent = connect(web)
+        sockets.append(silent)
+        for _ in range(limits.workers):
+            sock = connect(web)
+            sock.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line
+            sockets.append(sock)
+        still_serving(web)
+        for sock in sockets:
+            assert closed_by_server(sock)
+        wait_until(lambda: web.server.pool.open_connections == 0, "the connections closed")
+        still_serving(web)
+    finally:
+        for sock in sockets:
+            sock.close()
+        web.stop()
+
+
+def test_too_many_connections_close_the_ones_waiting_longest():
+    limits = ConnectionLimits(workers=4, max_streams=2, max_connections=20, request_timeout=60)
+    web = build_server(port=0, limits=limits).start()
+    sockets: List[socket.socket] = []
+    try:
+        for _ in range(40):
+            sockets.append(connect(web))
+        wait_until(lambda: web.server.pool.open_connections == 20, "the oldest closed")
+        assert all(closed_by_server(sock) for sock in sockets[:20])
+        sockets[-1].sendall(INFO)
+        assert b" 200 " in sockets[-1].recv(65536).split(b"\r\n", 1)[0]
+        still_serving(web)
+    finally:
+        for sock in sockets:
+            sock.close()
+        web.stop()
+
+
+def test_event_streams_cannot_take_every_worker():
+    limits = ConnectionLimits(workers=4, max_streams=2, max_connections=64)
+    web = build_server(port=0, limits=limits).start()
+    streams: List[socket.socket] = []
+    try:
+        board = open_board(web, black=None)
+        ask = (f"GET /api/boards/{board['id']}/events HTTP/1.1\r\n"
+               "Host: 127.0.0.1\r\n\r\n").encode()
+        for _ in range(limits.max_streams):
+            sock = connect(web)
+            sock.sendall(ask)
+            assert b"text/event-stream" in sock.recv(65536)
+            streams.append(sock)
+        answer = raw(web, ask)
+        assert status_of(answer) == 429 and "event streams" in json_error(body_of(answer))
+        still_serving(web)
+    finally:
+        for sock in streams:
+            sock.close()
+        web.stop()
+
+
 # ------------------------------------------------------------------------------ the API
 
 
@@ -488,7 +604,8 @@ def test_board_cap(tmp_path):
 
 
 def children_of(pid: int) -> List[int]:
-    """Live child processes of ``pid`` (Linux /proc)."""
+    """Live child processes of ``pid`` (Linux /proc), but the client's guard process (which
+    ends engines if their program dies, and outlives them)."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -496,9 +613,11 @@ def children_of(pid: int) -> List[int]:
         try:
             with open(f"/proc/{name}/stat") as handle:
                 fields = handle.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                command = handle.read()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z":
+        if int(fields[1]) == pid and fields[0] != "Z" and b"guard.py" not in command:
             found.append(int(name))
     return found
 

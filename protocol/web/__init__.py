@@ -6,6 +6,7 @@ engines run only through the reference clients.
 
 * :mod:`.cli`: the command line, :func:`~.cli.build_server`;
 * :mod:`.server`: HTTP (``Host`` check, bounded JSON bodies, JSON errors, event streams);
+* :mod:`.connections`: a fixed pool of threads; idle connections wait without one, and time out;
 * :mod:`.hosts`: which ``Host`` headers and listening addresses are safe;
 * :mod:`.static_files`: the page's files, from the static folder only;
 * :mod:`.api`: the JSON API; :mod:`.registry`: open boards, cap, heartbeat timeout;

@@ -18,6 +18,7 @@ from typing import List, NoReturn, Optional, Sequence
 from draughts_engine import __version__
 
 from .api import WebApi
+from .connections import ConnectionLimits
 from .engines import EngineBook, EngineSpecError, parse_engine_spec
 from .hosts import HostPolicy, is_loopback
 from .registry import BoardRegistry
@@ -123,8 +124,11 @@ class WebApp:
 def build_server(host: str = "127.0.0.1", port: int = 0, engines: Sequence[str] = (),
                  max_boards: int = 8, idle_timeout: float = 30.0,
                  allow_hosts: Sequence[str] = (), verbose: bool = False,
-                 log=None) -> WebApp:
+                 log=None, limits: Optional[ConnectionLimits] = None) -> WebApp:
     """Everything :func:`main` runs, not yet serving (tests call this directly).
+
+    ``limits`` bounds threads and connections (default: enough event streams for
+    ``max_boards`` boards, :meth:`~.connections.ConnectionLimits.for_boards`).
 
     Raises :class:`~.engines.EngineSpecError` for a bad engine and ``OSError`` when the
     address cannot be bound.
@@ -133,7 +137,8 @@ def build_server(host: str = "127.0.0.1", port: int = 0, engines: Sequence[str] 
     registry = BoardRegistry(book, max_boards, idle_timeout, log=log)
     api = WebApi(registry, MAX_BODY)
     server = WebServer((host, port), api, StaticFiles(), HostPolicy(allow_hosts),
-                       max_body=MAX_BODY, log=log, verbose=verbose)
+                       max_body=MAX_BODY, log=log, verbose=verbose,
+                       limits=limits or ConnectionLimits.for_boards(max_boards))
     return WebApp(server, registry, api)
 
 

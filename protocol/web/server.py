@@ -1,4 +1,5 @@
-"""The HTTP layer of the web board: ``http.server`` with one thread per connection.
+"""The HTTP layer of the web board: ``http.server`` on a fixed pool of threads
+(:mod:`.connections`: idle connections wait without a thread, and time out).
 
 What this module guarantees, whatever the request:
 
@@ -25,10 +26,11 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 from urllib.parse import parse_qs, urlsplit
 
+from .connections import Connection, ConnectionLimits, ConnectionPool
 from .hosts import HostPolicy
 from .static_files import StaticFiles
 
@@ -103,27 +105,30 @@ def _query(text: str) -> Dict[str, str]:
     return {key: values[-1] for key, values in pairs.items()}
 
 
-class WebServer(ThreadingHTTPServer):
+class WebServer(HTTPServer):
     """The listening server: ``app`` answers API requests, ``static`` serves the page.
 
-    ``policy`` checks ``Host`` headers; ``max_body`` bounds request bodies. ``log`` receives
-    one-line diagnostics (every request too with ``verbose``). Connection threads are
-    daemons, so :meth:`stop` never waits for a browser.
+    ``policy`` checks ``Host`` headers; ``max_body`` bounds request bodies; ``limits`` the
+    threads and connections (:class:`~.connections.ConnectionLimits`). ``log`` receives
+    one-line diagnostics (every request too with ``verbose``). The threads are daemons, so
+    :meth:`stop` never waits for a browser.
     """
 
-    daemon_threads = True
     allow_reuse_address = True
     request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: Tuple[str, int], app: App, static: StaticFiles,
                  policy: Optional[HostPolicy] = None, max_body: int = MAX_BODY,
-                 log: Optional[Callable[[str], None]] = None, verbose: bool = False) -> None:
+                 log: Optional[Callable[[str], None]] = None, verbose: bool = False,
+                 limits: Optional[ConnectionLimits] = None) -> None:
         self.app = app
         self.verbose_log = verbose
         self.static = static
         self.max_body = max_body
         self.log = log
         self.stopping = threading.Event()
+        self.limits = limits if limits is not None else ConnectionLimits()
+        self.pool = ConnectionPool(self._serve_one, self.limits, log)
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
@@ -142,6 +147,7 @@ class WebServer(ThreadingHTTPServer):
 
     def start(self) -> threading.Thread:
         """Serve on a background thread (named ``draughts-web``) and return it."""
+        self.pool.start()
         thread = threading.Thread(target=self.serve_forever, name="draughts-web", daemon=True)
         thread.start()
         return thread
@@ -151,12 +157,38 @@ class WebServer(ThreadingHTTPServer):
         self.stopping.set()
         self.shutdown()
         self.server_close()
+        self.pool.stop()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """An accepted connection waits in the pool for its request (no thread of its own)."""
+        self.pool.add(request, client_address)
+
+    def _serve_one(self, connection: Connection) -> bool:
+        """Answer one request of ``connection``; whether it may carry another."""
+        handler = _Handler(connection, connection.address, self)
+        return not handler.close_connection
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A connection failed outside a request (e.g. reset): one line, no traceback."""
         error = sys.exc_info()[1]
         if self.log is not None and not isinstance(error, (ConnectionError, socket.timeout)):
             self.log(f"connection from {client_address[0]} failed: {type(error).__name__}: {error}")
+
+
+class _SocketWriter:
+    """The response side of a connection: every write goes out whole (``sendall``)."""
+
+    closed = False
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def write(self, data: bytes) -> int:
+        self.sock.sendall(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -166,9 +198,26 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "draughts-web"
     sys_version = ""
-    timeout = 120  # seconds a kept-alive connection may sit idle
     error_content_type = "application/json"
     _drain = False  # set when a request's body is refused unread
+
+    # ------------------------------------------------------------------ one request
+
+    def setup(self) -> None:
+        """Read through the pool's :class:`~.connections.Connection` (its buffer holds the
+        request head already), write straight to the socket."""
+        connection: Connection = self.request
+        self.connection = connection.sock
+        self.rfile = connection
+        self.wfile = _SocketWriter(connection.sock)
+
+    def handle(self) -> None:
+        """One request: the pool keeps the connection for the next one (or closes it)."""
+        self.close_connection = True
+        self.handle_one_request()
+
+    def finish(self) -> None:
+        """The connection stays open: the pool owns it."""
 
     # ------------------------------------------------------------------ methods
 
@@ -217,7 +266,15 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 answer = self._static(request)
             if isinstance(answer, EventStream):
-                self._stream(answer)
+                if not self.server.pool.open_stream():
+                    close = getattr(answer.events, "close", None)
+                    if close is not None:
+                        close()  # not started: nothing to undo
+                    raise HttpError(429, "too many event streams are open (close a page)")
+                try:
+                    self._stream(answer)
+                finally:
+                    self.server.pool.close_stream()
             else:
                 self._send_reply(answer, head_only=method == "HEAD")
         except HttpError as error:
