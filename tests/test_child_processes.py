@@ -145,7 +145,7 @@ def test_closing_an_engine_kills_what_is_left_of_its_group(tmp_path):
     assert left_after([engine_pid, child_pid]) == []
 
 
-# ------------------------------------------------------------------------------ kill -9 of a program
+# ----------------------------------------------------------------------------- kill -9 of a program
 
 CLIENT_PROGRAM = textwrap.dedent("""
     import sys, time

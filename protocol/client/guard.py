@@ -58,7 +58,7 @@ def _same_process(pid: int, started: str) -> bool:
     return now is None or now == started
 
 
-def _signal(pid: int, group: bool, number: int) -> bool:
+def _send_signal(pid: int, group: bool, number: int) -> bool:
     """Send signal ``number`` (0: only look); whether the process or group was there."""
     try:
         if group:
@@ -75,13 +75,13 @@ def _signal(pid: int, group: bool, number: int) -> bool:
 def end_all(watched: Iterable[Tuple[int, bool, str]], grace: float = GRACE) -> None:
     """SIGTERM each watched process (or group), SIGKILL what is left after ``grace`` s."""
     targets = [(pid, group) for pid, group, started in watched if _same_process(pid, started)]
-    targets = [(pid, group) for pid, group in targets if _signal(pid, group, signal.SIGTERM)]
+    targets = [target for target in targets if _send_signal(*target, signal.SIGTERM)]
     deadline = time.monotonic() + grace
     while targets and time.monotonic() < deadline:
         time.sleep(0.02)
-        targets = [(pid, group) for pid, group in targets if _signal(pid, group, 0)]
+        targets = [target for target in targets if _send_signal(*target, 0)]
     for pid, group in targets:
-        _signal(pid, group, signal.SIGKILL)
+        _send_signal(pid, group, signal.SIGKILL)
 
 
 def serve(stream: IO[bytes], grace: float = GRACE) -> None:
@@ -91,7 +91,7 @@ def serve(stream: IO[bytes], grace: float = GRACE) -> None:
     for line in stream:
         words = line.split()
         try:
-            if len(words) == 4 and words[0] == b"+":
+            if len(words) == 4 and words[0] == b"+" and int(words[1]) > 1:  # never 0, -1
                 watched[int(words[1])] = (words[2] == b"g", words[3].decode("ascii"))
             elif len(words) == 2 and words[0] == b"-":
                 watched.pop(int(words[1]), None)
