@@ -23,11 +23,12 @@ the layout; the square numbers and coordinates at the API follow it.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterable, Iterator, List, Protocol, Sequence, Tuple, runtime_checkable
 
 from .runtime import TRACED
 
-__all__ = ["Geometry", "geometry", "popcount", "popcount_bin", "popcount_swar", "iter_bits",
+__all__ = ["Geometry", "GeometryProtocol", "BitLayout", "geometry", "popcount", "popcount_bin",
+           "popcount_swar", "iter_bits",
            "Bitboard", "LAYOUTS",
            "STANDARD", "TURNED", "TURNED_FROM_WHITE", "SIZES",
            "UP_LEFT", "UP_RIGHT", "DOWN_LEFT", "DOWN_RIGHT", "DIRECTIONS", "REVERSE"]
@@ -96,7 +97,137 @@ def iter_bits(bb: Bitboard) -> Iterator[int]:
         bb ^= low
 
 
-class Geometry:
+@runtime_checkable
+class GeometryProtocol(Protocol):
+    """What the engine asks of a board, whichever its squares: :class:`Geometry` (the dark
+    squares of 8x8, 10x10, 12x12) and :class:`~.fullboard.FullGeometry` (every square).
+
+    Squares are numbers from 1; ``neighbour[d][i]`` / ``ray[d][i]`` are indexed by the
+    board's own directions (diagonal or orthogonal).
+    """
+
+    size: int
+    half: int
+    squares: int
+    board: Bitboard
+    top_row: Bitboard
+    bottom_row: Bitboard
+    bit_count_total: int
+    square_bit_index: Tuple[int, ...]
+    square_of_index: List[int]
+    shifts: Tuple[int, ...]
+    neighbour: Tuple[Tuple[int, ...], ...]
+    ray: Tuple[Tuple[Tuple[int, ...], ...], ...]
+
+    def bit(self, square: int) -> Bitboard: ...
+
+    def square_of_bit(self, bit: Bitboard) -> int: ...
+
+    def mask_of(self, squares: Iterable[int]) -> Bitboard: ...
+
+    def squares_of(self, bb: Bitboard) -> List[int]: ...
+
+    def row_col(self, square: int) -> Tuple[int, int]: ...
+
+    def square_at(self, row: int, col: int) -> int: ...
+
+    def algebraic(self, square: int) -> str: ...
+
+    def square_from_algebraic(self, name: str) -> int: ...
+
+
+class BitLayout:
+    """Squares on the bits of an int: the tables and conversions every board shares.
+
+    A subclass says where each square's bit is (``square_bit_index``), how far a
+    step in each direction shifts (``shifts``) and where a square stands in the
+    diagram (``row_col``, ``square_at``); the rest is built here: the board mask,
+    the bit -> square table, ``neighbour`` and ``ray`` per direction, and the
+    algebraic names of boards up to 8x8.
+    """
+
+    size: int
+    squares: int
+
+    def _lay_out(self, square_bit_index: Sequence[int], shifts: Sequence[int]) -> None:
+        """Build the tables from each square's bit index and each direction's shift."""
+        self.square_bit_index: Tuple[int, ...] = tuple(square_bit_index)
+        self.bit_count_total = max(self.square_bit_index) + 1
+        #: PDN square number of a bit index (0 for ghost bits).
+        self.square_of_index: List[int] = [0] * self.bit_count_total
+        self.board: Bitboard = 0
+        for n, idx in enumerate(self.square_bit_index, 1):
+            self.square_of_index[idx] = n
+            self.board |= 1 << idx
+        self.shifts: Tuple[int, ...] = tuple(shifts)  # by direction index
+        bits = range(self.bit_count_total)
+        # neighbour[d][i]: bit index one step from bit index i in direction d, or -1.
+        self.neighbour: Tuple[Tuple[int, ...], ...] = tuple(
+            tuple(self._step(i, s) for i in bits) for s in self.shifts)
+        # ray[d][i]: bit indices along direction d from i, nearest first.
+        rays = []
+        for near in self.neighbour:
+            per_square = []
+            for i in bits:
+                ray = []
+                j = near[i]
+                while j >= 0:
+                    ray.append(j)
+                    j = near[j]
+                per_square.append(tuple(ray))
+            rays.append(tuple(per_square))
+        self.ray: Tuple[Tuple[Tuple[int, ...], ...], ...] = tuple(rays)
+        self._names: Dict[int, str] = {}
+        self._by_name: Dict[str, int] = {}
+        if self.size <= 8:
+            for n in range(1, self.squares + 1):
+                row, col = self.row_col(n)
+                name = "abcdefgh"[col] + str(self.size - row)
+                self._names[n] = name
+                self._by_name[name] = n
+
+    def _step(self, index: int, shift: int) -> int:
+        if not (self.board >> index) & 1:
+            return -1
+        j = index + shift
+        if 0 <= j < self.bit_count_total and (self.board >> j) & 1:
+            return j
+        return -1
+
+    def row_col(self, square: int) -> Tuple[int, int]:
+        raise NotImplementedError
+
+    def bit(self, square: int) -> Bitboard:
+        """The one-bit mask of square ``square`` (1-based)."""
+        return 1 << self.square_bit_index[square - 1]
+
+    def square_of_bit(self, bit: Bitboard) -> int:
+        """Square number of a one-bit mask."""
+        return self.square_of_index[bit.bit_length() - 1]
+
+    def mask_of(self, squares: Iterable[int]) -> Bitboard:
+        """Bitboard of an iterable of square numbers."""
+        mask = 0
+        for n in squares:
+            mask |= 1 << self.square_bit_index[n - 1]
+        return mask
+
+    def squares_of(self, bb: Bitboard) -> List[int]:
+        """Square numbers set in ``bb``, ascending."""
+        names = self.square_of_index
+        return sorted(names[b.bit_length() - 1] for b in iter_bits(bb))
+
+    def algebraic(self, square: int) -> str:
+        """Algebraic name (``a1``..``h8``) of a square of a board up to 8x8; White's side
+        is rank 1."""
+        return self._names[square]
+
+    def square_from_algebraic(self, name: str) -> int:
+        """Square number of an algebraic square name, or 0 if it is not a playable square."""
+        return self._by_name.get(name.lower(), 0)
+
+
+class Geometry(BitLayout):
     """Everything about a board size that does not depend on the rules.
 
     Attributes are read-only by convention and shared by all positions of a
@@ -122,78 +253,16 @@ class Geometry:
             if layout == TURNED_FROM_WHITE:
                 internal.reverse()
         self.internal: Tuple[int, ...] = tuple(internal)
-        self.square_bit_index: Tuple[int, ...] = tuple(
-            (m - 1) + ((m - 1) // half) // 2 for m in self.internal)
-        self.bit_count_total = (self.squares - 1) + ((self.squares - 1) // half) // 2 + 1
-        #: PDN square number of a bit index (0 for ghost bits).
-        self.square_of_index: List[int] = [0] * self.bit_count_total
-        for n, idx in enumerate(self.square_bit_index, 1):
-            self.square_of_index[idx] = n
-        self.board: Bitboard = 0
-        for idx in self.square_bit_index:
-            self.board |= 1 << idx
-        self.shifts = (-(half + 1), -half, half, half + 1)  # by direction index
+        self._square_of_internal: Dict[int, int] = {m: n for n, m in enumerate(self.internal, 1)}
         index_of = self._internal_index
+        self._lay_out([index_of(m) for m in self.internal], (-(half + 1), -half, half, half + 1))
         self.top_row: Bitboard = sum(1 << index_of(m) for m in range(1, half + 1))  # White promotes here
         self.bottom_row: Bitboard = sum(1 << index_of(m) for m in
                                         range(self.squares - half + 1, self.squares + 1))
-        # neighbour[d][i]: bit index one step from bit index i in direction d, or -1.
-        self.neighbour: Tuple[Tuple[int, ...], ...] = tuple(
-            tuple(self._step(i, d) for i in range(self.bit_count_total)) for d in DIRECTIONS)
-        # ray[d][i]: bit indices along direction d from i, nearest first.
-        rays = []
-        for d in DIRECTIONS:
-            per_square = []
-            for i in range(self.bit_count_total):
-                ray = []
-                j = self._step(i, d)
-                while j >= 0:
-                    ray.append(j)
-                    j = self._step(j, d)
-                per_square.append(tuple(ray))
-            rays.append(tuple(per_square))
-        self.ray: Tuple[Tuple[Tuple[int, ...], ...], ...] = tuple(rays)
-        self._square_of_internal: Dict[int, int] = {m: n for n, m in enumerate(self.internal, 1)}
-        self._names: Dict[int, str] = {}
-        self._by_name: Dict[str, int] = {}
-        if size <= 8:
-            for n in range(1, self.squares + 1):
-                row, col = self.row_col(n)
-                name = "abcdefgh"[col] + str(size - row)
-                self._names[n] = name
-                self._by_name[name] = n
 
     def _internal_index(self, internal_square: int) -> int:
         half = self.half
         return (internal_square - 1) + ((internal_square - 1) // half) // 2
-
-    def _step(self, index: int, direction: int) -> int:
-        if index < 0 or not (self.board >> index) & 1:
-            return -1
-        j = index + self.shifts[direction]
-        if 0 <= j < self.bit_count_total and (self.board >> j) & 1:
-            return j
-        return -1
-
-    def bit(self, square: int) -> Bitboard:
-        """The one-bit mask of PDN square ``square`` (1-based)."""
-        return 1 << self.square_bit_index[square - 1]
-
-    def square_of_bit(self, bit: Bitboard) -> int:
-        """PDN square number of a one-bit mask."""
-        return self.square_of_index[bit.bit_length() - 1]
-
-    def mask_of(self, squares) -> Bitboard:
-        """Bitboard of an iterable of PDN square numbers."""
-        mask = 0
-        for n in squares:
-            mask |= 1 << self.square_bit_index[n - 1]
-        return mask
-
-    def squares_of(self, bb: Bitboard) -> List[int]:
-        """PDN square numbers set in ``bb``, ascending."""
-        names = self.square_of_index
-        return sorted(names[b.bit_length() - 1] for b in iter_bits(bb))
 
     def row_col(self, square: int) -> Tuple[int, int]:
         """(row, column) of a PDN square in the diagram; row 0 is the top (Black's side)."""
@@ -213,14 +282,6 @@ class Geometry:
             return 0
         internal = row * self.half + col // 2 + 1
         return self._square_of_internal[internal]
-
-    def algebraic(self, square: int) -> str:
-        """Algebraic name (``a1``..``h8``) of an 8x8 square; White's side is rank 1."""
-        return self._names[square]
-
-    def square_from_algebraic(self, name: str) -> int:
-        """PDN number of an algebraic square name, or 0 if it is not a playable square."""
-        return self._by_name.get(name.lower(), 0)
 
 
 _GEOMETRIES: Dict[Tuple[int, str], Geometry] = {(8, STANDARD): Geometry(8),
