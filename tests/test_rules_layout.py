@@ -180,3 +180,13 @@ def test_the_precedence_check_finds_a_local_filter(local_filter: str) -> None:
     patched = source.replace(marker, f"        {local_filter}\n" + marker, 1)
     assert precedence_offences(ast.parse(patched), "captures.py")
     assert not precedence_offences(ast.parse(source), "captures.py")
+
+
+def test_every_generator_and_board_has_the_protocols_members() -> None:
+    from draughts_engine.bitboard import GeometryProtocol
+    from draughts_engine.movegen import MoveGeneratorProtocol, generator_for
+    for name, variant in VARIANTS.items():
+        gen = generator_for(name)
+        assert isinstance(gen, MoveGeneratorProtocol), name
+        assert isinstance(gen.geometry, GeometryProtocol), name
+        assert isinstance(variant.geometry, GeometryProtocol), name

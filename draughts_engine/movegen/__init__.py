@@ -25,16 +25,21 @@ so the loops stay fast while each part keeps a name and a contract.
 Table of contents:
 
 * :mod:`.rules`: :data:`RawMove`, :data:`NULL_MOVE`, :class:`GeneratorRules`
-  (the variant's rule flags and the board's shifts, read once) and
-  :class:`Family` (the entry points written per family of variants);
+  (the variant's rule flags, the board's shifts and directions, read once),
+  :class:`Family` (the entry points written per family of variants) and
+  :class:`MoveGeneratorProtocol` (what every generator offers);
 * :mod:`.tables`: ready-made move tuples (:class:`MoveTables`);
 * :mod:`.masks`: whole-board tests (``capture_sources``, ``has_capture``, ``has_quiet``);
 * :mod:`.precedence`: the majority and capture-precedence rule, in one function;
 * :mod:`.captures`: the capture search of every variant;
 * :mod:`.quiet`: quiet moves and their count;
 * :mod:`.short`: the English family's fast paths (forward-only men, short kings);
-* :mod:`.generator`: :class:`MoveGenerator`, which puts them together, the
-  general family's entry points, :func:`play` and :func:`generator_for`.
+* :mod:`.family`: the general family's entry points and :func:`play`, shared by
+  every generator;
+* :mod:`.generator`: :class:`MoveGenerator`, which puts them together, and
+  :func:`generator_for`;
+* :mod:`.frisian`, :mod:`.turkish`: the orthogonal families (their own masks and
+  quiet moves, the common capture search and entry points).
 
 >>> from draughts_engine.movegen import generator_for
 >>> gen = generator_for("english")
@@ -45,8 +50,8 @@ Table of contents:
 from __future__ import annotations
 
 from .generator import CapturePaths, MoveGenerator, generator_for, play
-from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
+from .rules import NULL_MOVE, Family, GeneratorRules, MoveGeneratorProtocol, RawMove
 from .tables import MoveTables
 
 __all__ = ["MoveGenerator", "generator_for", "RawMove", "NULL_MOVE", "play", "CapturePaths",
-           "GeneratorRules", "MoveTables", "Family"]
+           "GeneratorRules", "MoveTables", "Family", "MoveGeneratorProtocol"]

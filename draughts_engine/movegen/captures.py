@@ -3,8 +3,12 @@
 A capture is searched depth-first, jump by jump, from each piece that can
 start one; the move it makes is ``(origin, landing, captured, promotes)``.
 Two sequences with the same origin, landing and captured set are one move.
-Men's first jumps are found with whole-board masks; only the landings from
-which the capture can go on are searched square by square.  Which captures
+Men's first jumps are found with whole-board masks (on diagonal boards; the
+orthogonal families' men are searched square by square); only the landings
+from which the capture can go on are searched square by square.  The
+directions come from :class:`~.rules.GeneratorRules`, so the same search
+serves the diagonal families, Frisian (eight directions, the fast search) and
+Turkish (rows and columns, pieces removed as they are jumped: the rich one).  Which captures
 a player may choose among (the majority rule and the other precedence rules
 of :data:`~draughts_engine.variants.PRECEDENCE_CRITERIA`) is decided in
 exactly one function, :func:`.precedence.make_precedence`, which both searches call
@@ -21,7 +25,8 @@ Names bound in the closures below:
 
 * ``board``, ``half``, ``half1``, ``top``, ``bottom``, ``neighbour``, ``ray``,
   ``reverse``, ``flying``, ``men_back``, ``promote_in_capture``,
-  ``white_men_dirs``, ``black_men_dirs``: as in :class:`~.rules.GeneratorRules`;
+  ``white_men_dirs``, ``black_men_dirs``, ``men_by_masks``: as in
+  :class:`~.rules.GeneratorRules`; ``all_dirs``: its ``directions``;
 * in the jump loops: ``origin`` the capturing piece's bit (the capture starts
   there), ``index`` the bit index it stands on now, ``came`` the direction of
   the jump that brought it there (-1: none yet), ``captured`` the mask taken so
@@ -38,7 +43,7 @@ from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from ..bitboard import popcount
 from .precedence import make_precedence
-from .rules import ALL_DIRECTIONS, GeneratorRules, RawMove
+from .rules import GeneratorRules, RawMove
 
 __all__ = ["CaptureSearch", "make_capture_search", "make_rich_capture_search"]
 
@@ -58,25 +63,17 @@ class CaptureSearch(NamedTuple):
     count_captures: Callable[..., int]
 
 
-def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureSearch:
-    """The capture search of one variant (see the module docstring).
-
-    ``traced``: the men's first jumps in the shape PyPy's JIT wants (each
-    direction written out instead of a loop over a tuple of directions, no
-    list of tuples per call); the same captures in the same order.
-    """
+def make_capture_search(rules: GeneratorRules) -> CaptureSearch:
+    """The capture search of one variant (see the module docstring)."""
     board, half, half1 = rules.board, rules.half, rules.half1
     top, bottom = rules.top, rules.bottom
     neighbour, ray, reverse = rules.neighbour, rules.ray, rules.reverse
     flying, men_back = rules.flying, rules.men_back
     promote_in_capture = rules.promote_in_capture
     select, count_best = make_precedence(rules)
+    men_by_masks = rules.men_by_masks
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
-    all_dirs = ALL_DIRECTIONS
-    # Men's jump directions as (direction, shift, up): "up" shifts right.
-    shifted = ((0, half1, True), (1, half, True), (2, half, False), (3, half1, False))
-    white_jump_dirs = tuple(shifted[d] for d in white_men_dirs)
-    black_jump_dirs = tuple(shifted[d] for d in black_men_dirs)
+    all_dirs = rules.directions
 
     def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
         """Append ``move`` to ``out`` (and its ``path`` to ``paths`` when kept)."""
@@ -165,122 +162,6 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
                        path + (land,))
         return extended
 
-    def men_jumps(men: int, opp: int, empty: int, white_to_move: bool, out: list) -> list:
-        """Append the men's captures of two or more pieces (and Russian
-        crownings) to ``out``; return the one-piece captures that end at
-        once as ``[(landing mask, shift, up), ...]``."""
-        if white_to_move:
-            jump_dirs, dirs, crown = white_jump_dirs, white_men_dirs, top
-        else:
-            jump_dirs, dirs, crown = black_jump_dirs, black_men_dirs, bottom
-        # Squares from which a man could jump (a landing that is one of
-        # them continues the capture; the way back is blocked by the origin,
-        # which is not in ``empty``).
-        onward = 0
-        for d, s, up in jump_dirs:
-            if up:
-                onward |= ((empty << s) & opp) << s
-            else:
-                onward |= ((empty >> s) & opp) >> s
-        if promote_in_capture:
-            onward |= crown
-        singles = []
-        for d, s, up in jump_dirs:
-            if up:
-                land = (((men >> s) & opp) >> s) & empty
-            else:
-                land = (((men << s) & opp) << s) & empty
-            if not land:
-                continue
-            goes_on = land & onward
-            if goes_on:
-                land ^= goes_on
-                s2 = s + s
-                while goes_on:
-                    bit = goes_on & -goes_on
-                    goes_on ^= bit
-                    if up:
-                        origin, victim = bit << s2, bit << s
-                    else:
-                        origin, victim = bit >> s2, bit >> s
-                    index = bit.bit_length() - 1
-                    path = ((origin.bit_length() - 1), index)
-                    if bit & crown and promote_in_capture:
-                        if not king_jumps(origin, index, d, victim, opp, empty | origin, path,
-                                          out, None, True):
-                            out.append((origin, bit, victim, True))
-                    else:
-                        man_jumps(origin, index, victim, opp, empty | origin, dirs, crown,
-                                  path, out, None)
-            if land:
-                singles.append((land, s, up))
-        return singles
-
-    def all_captures(white: int, black: int, kings: int, white_to_move: bool,
-                     sources: int, paths: Optional[dict]) -> List[RawMove]:
-        """Every capture of the pieces in ``sources`` (see :class:`CaptureSearch`)."""
-        if white_to_move:
-            opp, dirs, crown = black, white_men_dirs, top
-        else:
-            opp, dirs, crown = white, black_men_dirs, bottom
-        out: List[RawMove] = []
-        base_empty = board ^ white ^ black
-        own_kings = sources & kings
-        if paths is None:
-            men = sources ^ own_kings
-            if men:
-                for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
-                    s2 = s + s
-                    while land:
-                        bit = land & -land
-                        land ^= bit
-                        if up:
-                            out.append((bit << s2, bit, bit << s, bit & crown != 0))
-                        else:
-                            out.append((bit >> s2, bit, bit >> s, bit & crown != 0))
-            sources = own_kings
-        while sources:
-            bit = sources & -sources
-            sources ^= bit
-            index = bit.bit_length() - 1
-            if kings & bit:
-                king_jumps(bit, index, -1, 0, opp, base_empty | bit, (index,), out, paths, False)
-            else:
-                man_jumps(bit, index, 0, opp, base_empty | bit, dirs, crown, (index,), out, paths)
-        if len(out) > 1:
-            if select is not None:
-                out = select(out, kings, None)
-            # Only kings, and men that capture backwards, can reach the same
-            # square over the same pieces by two routes.
-            if own_kings or men_back or paths is not None:
-                out = list(dict.fromkeys(out))
-        return out
-
-    def count_captures(white: int, black: int, kings: int, white_to_move: bool,
-                       sources: int) -> int:
-        """How many captures ``all_captures`` would return (see :class:`CaptureSearch`)."""
-        if white_to_move:
-            opp = black
-        else:
-            opp = white
-        out: List[RawMove] = []
-        base_empty = board ^ white ^ black
-        own_kings = sources & kings
-        men = sources ^ own_kings
-        singles = 0
-        if men:
-            for land, s, up in men_jumps(men, opp, base_empty, white_to_move, out):
-                singles += popcount(land)
-        while own_kings:
-            bit = own_kings & -own_kings
-            own_kings ^= bit
-            king_jumps(bit, bit.bit_length() - 1, -1, 0, opp, base_empty | bit,
-                       (), out, None, False)
-        if not out:
-            return singles
-        return count_best(out, kings, singles)
-
-    # ---- the traced shape (PyPy) -------------------------------------------------------
     def jump_one_way(men: int, d: int, s: int, up: bool, opp: int, empty: int, onward: int,
                      dirs: tuple, crown: int, out: list) -> int:
         """The men's first jumps in direction ``d`` (by ``s``, ``up`` or down): the
@@ -314,14 +195,22 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
                               path, out, None)
         return land
 
-    def men_jumps_traced(men: int, opp: int, empty: int, white_to_move: bool,
-                         out: list) -> Tuple[int, int, int, int]:
-        """:func:`men_jumps` written out: the one-piece landings by direction index
-        ``(d0, d1, d2, d3)`` (0 where the men do not jump that way)."""
+    def men_jumps(men: int, opp: int, empty: int, white_to_move: bool,
+                  out: list) -> Tuple[int, int, int, int]:
+        """Append the men's captures of two or more pieces (and Russian crownings)
+        to ``out``; return the landings of the one-piece captures that end at once,
+        by direction index ``(d0, d1, d2, d3)`` (0 where the men do not jump that way).
+
+        Each direction is written out (no loop over a tuple of directions, no list
+        of singles): the shape PyPy's JIT compiles best, and as fast on CPython.
+        """
         if white_to_move:
             up, down, dirs, crown = True, men_back, white_men_dirs, top
         else:
             up, down, dirs, crown = men_back, True, black_men_dirs, bottom
+        # Squares from which a man could jump (a landing that is one of them
+        # continues the capture; the way back is blocked by the origin, which is
+        # not in ``empty``).
         onward = 0
         if up:
             onward = (((empty << half1) & opp) << half1) | (((empty << half) & opp) << half)
@@ -349,9 +238,9 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
             else:
                 out.append((bit >> s2, bit, bit >> s, bit & crown != 0))
 
-    def all_captures_traced(white: int, black: int, kings: int, white_to_move: bool,
-                            sources: int, paths: Optional[dict]) -> List[RawMove]:
-        """:func:`all_captures` with :func:`men_jumps_traced`."""
+    def all_captures(white: int, black: int, kings: int, white_to_move: bool,
+                     sources: int, paths: Optional[dict]) -> List[RawMove]:
+        """Every capture of the pieces in ``sources`` (see :class:`CaptureSearch`)."""
         if white_to_move:
             opp, dirs, crown = black, white_men_dirs, top
         else:
@@ -359,10 +248,10 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
         out: List[RawMove] = []
         base_empty = board ^ white ^ black
         own_kings = sources & kings
-        if paths is None:
+        if paths is None and men_by_masks:
             men = sources ^ own_kings
             if men:
-                d0, d1, d2, d3 = men_jumps_traced(men, opp, base_empty, white_to_move, out)
+                d0, d1, d2, d3 = men_jumps(men, opp, base_empty, white_to_move, out)
                 if d0:
                     append_singles(d0, half1, True, crown, out)
                 if d1:
@@ -383,13 +272,15 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
         if len(out) > 1:
             if select is not None:
                 out = select(out, kings, None)
+            # Only kings, and men that capture backwards, can reach the same
+            # square over the same pieces by two routes.
             if own_kings or men_back or paths is not None:
                 out = list(dict.fromkeys(out))
         return out
 
-    def count_captures_traced(white: int, black: int, kings: int, white_to_move: bool,
-                              sources: int) -> int:
-        """:func:`count_captures` with :func:`men_jumps_traced`."""
+    def count_captures(white: int, black: int, kings: int, white_to_move: bool,
+                       sources: int) -> int:
+        """How many captures ``all_captures`` would return (see :class:`CaptureSearch`)."""
         if white_to_move:
             opp = black
         else:
@@ -400,7 +291,7 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
         men = sources ^ own_kings
         singles = 0
         if men:
-            d0, d1, d2, d3 = men_jumps_traced(men, opp, base_empty, white_to_move, out)
+            d0, d1, d2, d3 = men_jumps(men, opp, base_empty, white_to_move, out)
             singles = popcount(d0) + popcount(d1) + popcount(d2) + popcount(d3)
         while own_kings:
             bit = own_kings & -own_kings
@@ -411,15 +302,11 @@ def make_capture_search(rules: GeneratorRules, traced: bool = False) -> CaptureS
             return singles
         return count_best(out, kings, singles)
 
-    if traced:
-        all_captures, count_captures = all_captures_traced, count_captures_traced
-    if count_best is None:
-        every_capture = all_captures
-
+    if count_best is None or not men_by_masks:
         def count_by_precedence(white: int, black: int, kings: int, white_to_move: bool,
                                 sources: int) -> int:
             """How many captures ``all_captures`` returns (other precedence rules)."""
-            return len(every_capture(white, black, kings, white_to_move, sources, None))
+            return len(all_captures(white, black, kings, white_to_move, sources, None))
         return CaptureSearch(all_captures, count_by_precedence)
     return CaptureSearch(all_captures, count_captures)
 
@@ -445,7 +332,7 @@ def make_rich_capture_search(rules: GeneratorRules) -> CaptureSearch:
     white_men_dirs, black_men_dirs = rules.white_men_dirs, rules.black_men_dirs
     track_order = "king_order" in rules.precedence
     select = make_precedence(rules).select
-    all_dirs = ALL_DIRECTIONS
+    all_dirs = rules.directions
 
     def record(out: list, orders: Optional[dict], paths: Optional[dict], move: RawMove,
                path: tuple, order: int) -> None:

@@ -23,35 +23,34 @@ only by it are different positions for equality, repetition and the
 transposition table, and every generator call sees it.  ``play`` keeps it up
 to date; the bits never meet a board mask.
 
+The capture search is the common one of :mod:`.captures` with the eight
+directions of :class:`~.rules.GeneratorRules` (men square by square), the
+precedence by value of :mod:`.precedence`; the entry points are the general
+family's of :mod:`.generator`, with this module's ``play``.
+
 Names bound in the closures below: ``board``, ``top``, ``bottom`` as in
-:class:`~.rules.GeneratorRules`; ``neighbour[d][i]``/``ray[d][i]`` the bit
-index one step / every step from bit index ``i`` in direction ``d`` of
-:data:`DIRECTIONS` (the four diagonals of :mod:`..bitboard`, then up, down,
-left, right); ``steps`` the ``(shift, sources)`` pairs that move a mask one
-step in each direction (``sources``: the squares that have a neighbour that
-way, so a shift never wraps round a row); in the capture search the names of
-:mod:`.captures` (``origin``, ``index``, ``came``, ``captured``, ``opp``,
-``empty``, ``path``, ``out``, ``paths``).
+:class:`~.rules.GeneratorRules`; ``steps`` the ``(shift, sources)`` pairs that
+move a mask one step in each direction of
+:data:`~.rules.EIGHT_WAY` (``sources``: the squares that have a neighbour that
+way, so a shift never wraps round a row); ``empty``, ``own``, ``opp``,
+``own_kings``, ``men`` as in :mod:`.masks`.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import List, Tuple
 
-from ..bitboard import popcount
 from ..variants import Variant
-from .precedence import make_precedence
+from .captures import make_capture_search
+from .family import make_capture_paths, make_captures, make_general_family
+from .masks import make_has_quiet
 from .quiet import make_count_quiet, make_quiet_moves
-from .rules import GeneratorRules, RawMove
+from .rules import EIGHT_WAY, GeneratorRules, RawMove
 from .tables import MoveTables
 
 __all__ = ["FrisianGenerator", "DIRECTIONS", "STATE_SHIFT", "king_state", "with_king_state"]
 
-CapturePaths = Dict[RawMove, List[Tuple[int, ...]]]
-
-#: Direction indices: the diagonals of :mod:`..bitboard` (0-3), then the orthogonals.
-UP, DOWN, LEFT, RIGHT = 4, 5, 6, 7
-DIRECTIONS = (0, 1, 2, 3, UP, DOWN, LEFT, RIGHT)
-REVERSE = (3, 2, 1, 0, DOWN, UP, RIGHT, LEFT, -1)
+#: Direction indices: the diagonals of :mod:`..bitboard` (0-3), then up, down, left, right.
+DIRECTIONS = EIGHT_WAY
 
 #: The king-move state sits in ``kings`` from this bit up (above any board's bits):
 #: White's byte, then Black's; each byte is ``count | bit_index << 2`` of the king
@@ -75,29 +74,6 @@ def with_king_state(kings: int, white: bool, index: int, count: int) -> int:
     return kings
 
 
-def _orthogonal_tables(rules: GeneratorRules) -> Tuple[tuple, tuple]:
-    """``neighbour`` and ``ray`` for the eight directions of :data:`DIRECTIONS`."""
-    geo = rules.geometry
-    neighbour = [list(row) for row in geo.neighbour]
-    ray = [list(row) for row in geo.ray]
-    for d, (dr, dc) in ((UP, (-2, 0)), (DOWN, (2, 0)), (LEFT, (0, -2)), (RIGHT, (0, 2))):
-        near = [-1] * rules.bits
-        along = [()] * rules.bits
-        for square in range(1, geo.squares + 1):
-            row, col = geo.row_col(square)
-            line = []
-            r, c = row + dr, col + dc
-            while geo.square_at(r, c):
-                line.append(geo.square_bit_index[geo.square_at(r, c) - 1])
-                r, c = r + dr, c + dc
-            index = geo.square_bit_index[square - 1]
-            near[index] = line[0] if line else -1
-            along[index] = tuple(line)
-        neighbour.append(near)
-        ray.append(along)
-    return tuple(tuple(n) for n in neighbour), tuple(tuple(r) for r in ray)
-
-
 class FrisianGenerator:
     """Legal moves of Frisian draughts; the public callables of
     :class:`~.generator.MoveGenerator`, under the same contracts (a position's
@@ -109,108 +85,17 @@ class FrisianGenerator:
         self.geometry = rules.geometry
         tables = MoveTables(rules)
         board, top, bottom = rules.board, rules.top, rules.bottom
-        neighbour, ray = _orthogonal_tables(rules)
+        neighbour = rules.neighbour
         geo = rules.geometry
         shifts = (-(geo.half + 1), -geo.half, geo.half, geo.half + 1,
                   -(2 * geo.half + 1), 2 * geo.half + 1, -1, 1)
         steps = tuple((shifts[d], geo.mask_of(geo.square_of_index[i] for i in range(rules.bits)
                                               if neighbour[d][i] >= 0))
                       for d in DIRECTIONS)
-        select = make_precedence(rules).select
-        assert select is not None
         limit = variant.king_move_limit
         generic_quiet = make_quiet_moves(rules, tables)
         generic_count_quiet = make_count_quiet(rules)
-        half, half1 = geo.half, geo.half + 1
-
-        def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
-            out.append(move)
-            if paths is not None:
-                paths.setdefault(move, []).append(path)
-
-        def man_jumps(origin: int, index: int, captured: int, opp: int, empty: int,
-                      crown: int, path: tuple, out: list, paths: Optional[dict]) -> bool:
-            """Extend a man's capture from ``index`` in all eight directions; True if it could."""
-            extended = False
-            for d in DIRECTIONS:
-                over = neighbour[d][index]
-                if over < 0:
-                    continue
-                victim = 1 << over
-                if not opp & victim or captured & victim:
-                    continue
-                land = neighbour[d][over]
-                if land < 0 or not (empty >> land) & 1:
-                    continue
-                extended = True
-                if not man_jumps(origin, land, captured | victim, opp, empty, crown,
-                                 path + (land,), out, paths):
-                    land_bit = 1 << land
-                    record(out, paths, (origin, land_bit, captured | victim, land_bit & crown != 0),
-                           path + (land,))
-            return extended
-
-        def king_jumps(origin: int, index: int, came: int, captured: int, opp: int, empty: int,
-                       path: tuple, out: list, paths: Optional[dict]) -> bool:
-            """Extend a flying king's capture from ``index``; True if it could."""
-            extended = False
-            back = REVERSE[came]
-            for d in DIRECTIONS:
-                if d == back:
-                    continue  # the piece just jumped blocks that way
-                r = ray[d][index]
-                n = len(r)
-                k = 0
-                while k < n and (empty >> r[k]) & 1:
-                    k += 1
-                if k >= n - 1:
-                    continue
-                victim = 1 << r[k]
-                if not opp & victim or captured & victim:
-                    continue
-                k += 1
-                if not (empty >> r[k]) & 1:
-                    continue
-                extended = True
-                now_captured = captured | victim
-                ends = []
-                continued = False
-                while k < n and (empty >> r[k]) & 1:
-                    land = r[k]
-                    if king_jumps(origin, land, d, now_captured, opp, empty, path + (land,),
-                                  out, paths):
-                        continued = True
-                    elif not continued:
-                        ends.append(land)
-                    k += 1
-                if not continued:
-                    # A longer capture outweighs every shorter one: stop only where
-                    # the capture cannot go on.
-                    for land in ends:
-                        record(out, paths, (origin, 1 << land, now_captured, False),
-                               path + (land,))
-            return extended
-
-        def all_captures(white: int, black: int, kings: int, white_to_move: bool,
-                         sources: int, paths: Optional[dict]) -> List[RawMove]:
-            """Every legal capture: the highest value, a king's first at equal value."""
-            if white_to_move:
-                opp, crown = black, top
-            else:
-                opp, crown = white, bottom
-            empty = board ^ white ^ black
-            out: List[RawMove] = []
-            while sources:
-                bit = sources & -sources
-                sources ^= bit
-                index = bit.bit_length() - 1
-                if kings & bit:
-                    king_jumps(bit, index, -1, 0, opp, empty | bit, (index,), out, paths)
-                else:
-                    man_jumps(bit, index, 0, opp, empty | bit, crown, (index,), out, paths)
-            if len(out) > 1:
-                out = list(dict.fromkeys(select(out, kings, None)))
-            return out
+        generic_has_quiet = make_has_quiet(rules)
 
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
             """The side to move's pieces that can capture (all its kings if one can)."""
@@ -276,21 +161,9 @@ class FrisianGenerator:
 
         def has_quiet(white: int, black: int, kings: int, white_to_move: bool) -> bool:
             """Whether the side to move has a non-capturing move (the blocked king aside)."""
-            empty = board ^ white ^ black
-            if white_to_move:
-                own_kings = white & kings
-                men = white ^ own_kings
-                if ((men >> half) | (men >> half1)) & empty:
-                    return True
-            else:
-                own_kings = black & kings
-                men = black ^ own_kings
-                if ((men << half) | (men << half1)) & empty:
-                    return True
-            if own_kings and kings > BOARD_BITS:
-                own_kings &= ~blocked_king(kings, white_to_move)
-            return bool(own_kings and ((own_kings >> half) | (own_kings >> half1)
-                                       | (own_kings << half) | (own_kings << half1)) & empty)
+            if kings > BOARD_BITS and blocked_king(kings, white_to_move):
+                return bool(quiet_moves(white, black, kings, white_to_move))
+            return generic_has_quiet(white, black, kings, white_to_move)
 
         def play(white: int, black: int, kings: int, white_to_move: bool,
                  move: RawMove) -> Tuple[int, int, int]:
@@ -326,46 +199,14 @@ class FrisianGenerator:
                 theirs = 0  # its king was taken, or its side has no men left
             return white, black, kings | (mine << own_shift | theirs << other_shift) << STATE_SHIFT
 
-        def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-            """All legal moves: the captures if there is one, else the quiet moves."""
-            sources = capture_sources(white, black, kings, white_to_move)
-            if sources:
-                return all_captures(white, black, kings, white_to_move, sources, None)
-            return quiet_moves(white, black, kings, white_to_move)
-
-        def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
-            """``len(moves(...))``."""
-            sources = capture_sources(white, black, kings, white_to_move)
-            if sources:
-                return len(all_captures(white, black, kings, white_to_move, sources, None))
-            return count_quiet(white, black, kings, white_to_move)
-
-        def count_after(white: int, black: int, kings: int, white_to_move: bool,
-                        move: RawMove) -> int:
-            """``count`` of the position after ``move``."""
-            w, b, k = play(white, black, kings, white_to_move, move)
-            return count(w, b, k, not white_to_move)
-
-        def captures(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-            """The legal captures (empty when there is none)."""
-            sources = capture_sources(white, black, kings, white_to_move)
-            return all_captures(white, black, kings, white_to_move, sources, None) if sources else []
-
-        def capture_paths(white: int, black: int, kings: int, white_to_move: bool) -> CapturePaths:
-            """Every landing-square path (bit indices, origin first) of every legal capture."""
-            paths: CapturePaths = {}
-            sources = capture_sources(white, black, kings, white_to_move)
-            legal = all_captures(white, black, kings, white_to_move, sources, paths)
-            return {m: paths[m] for m in legal}
-
-        self.moves: Callable[[int, int, int, bool], List[RawMove]] = moves
-        self.count = count
-        self.count_after = count_after
-        self.captures = captures
+        search = make_capture_search(rules)
+        self.moves, self.count, self.count_after = make_general_family(
+            search, capture_sources, quiet_moves, count_quiet, play)
+        self.captures = make_captures(search, capture_sources)
         self.quiet_moves = quiet_moves
         self.has_capture = has_capture
         self.has_quiet = has_quiet
-        self.capture_paths = capture_paths
+        self.capture_paths = make_capture_paths(search, capture_sources)
         self.play = play
 
     def __repr__(self) -> str:

@@ -3,59 +3,24 @@
 :class:`MoveGenerator` builds the parts of the other modules for one variant
 and publishes the entry points as plain functions (attributes, not methods:
 the hot loops call them without a bound-method object).  The general forms
-of ``moves``, ``count`` and ``count_after`` are here; the English family
-gets the specialised forms of :mod:`.short` under the same contracts.
+of ``moves``, ``count`` and ``count_after`` are in :mod:`.family`; the English
+family gets the specialised forms of :mod:`.short` under the same contracts.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List
 
 from ..runtime import TRACED, compile_apart
 from ..variants import Variant, get_variant
-from .captures import CaptureSearch, make_capture_search, make_rich_capture_search
+from .captures import make_capture_search, make_rich_capture_search
+from .family import CapturePaths, make_capture_paths, make_captures, make_general_family, play
 from .masks import make_capture_sources, make_has_capture, make_has_quiet
-from .quiet import make_count_quiet, make_quiet_moves, make_quiet_moves_traced
-from .rules import Family, GeneratorRules, RawMove
+from .quiet import make_count_quiet, make_quiet_moves
+from .rules import GeneratorRules, MoveGeneratorProtocol, RawMove
 from .short import make_short_family
 from .tables import MoveTables
 
-__all__ = ["MoveGenerator", "generator_for", "play", "make_general_family", "CapturePaths"]
-
-#: Paths of every capture, for notation: ``{move: [(bit index, ...), ...]}``.
-CapturePaths = Dict[RawMove, List[Tuple[int, ...]]]
-
-PositionFn = Callable[[int, int, int, bool], int]
-
-
-def play(white: int, black: int, kings: int, white_to_move: bool,
-         move: RawMove) -> Tuple[int, int, int]:
-    """``(white, black, kings)`` after the side to move plays ``move`` (any variant)."""
-    origin, dest, captured, promotes = move
-    if captured:
-        kings &= ~captured
-    if kings & origin:
-        kings ^= origin ^ dest
-    elif promotes:
-        kings |= dest
-    if white_to_move:
-        return white ^ origin ^ dest, black ^ captured, kings
-    return white ^ captured, black ^ origin ^ dest, kings
-
-
-def play_traced(white: int, black: int, kings: int, white_to_move: bool,
-                move: RawMove) -> Tuple[int, int, int]:
-    """:func:`play` without a branch on the move or the side (PyPy's shape), for boards whose
-    masks stay below ``2**63`` (up to 10x10): each choice is a mask of all ones or none."""
-    origin, dest, captured, promotes = move
-    kings &= ~captured
-    # 1 when the piece is a king (``kings & origin`` is 0 or the origin bit) or is crowned
-    crowned = (((-(kings & origin)) >> 63) & 1) | promotes
-    kings = (kings & ~origin) | (dest * crowned)
-    mover = -white_to_move  # -1 (all ones) when White moves, else 0
-    moved = origin ^ dest
-    return (white ^ ((moved & mover) | (captured & ~mover)),
-            black ^ ((captured & mover) | (moved & ~mover)), kings)
-
+__all__ = ["MoveGenerator", "generator_for", "play", "CapturePaths"]
 
 class MoveGenerator:
     """Legal moves of one variant on raw bitboards (see :mod:`draughts_engine.movegen`).
@@ -85,9 +50,8 @@ class MoveGenerator:
         self.geometry = rules.geometry
         tables = MoveTables(rules, chunked=not traced)
         capture_sources = make_capture_sources(rules)
-        search = (make_rich_capture_search(rules) if rules.rich
-                  else make_capture_search(rules, traced))
-        quiet_moves = (make_quiet_moves_traced if traced else make_quiet_moves)(rules, tables)
+        search = make_rich_capture_search(rules) if rules.rich else make_capture_search(rules)
+        quiet_moves = make_quiet_moves(rules, tables)
         if rules.short_family:
             family = make_short_family(rules, tables, search, capture_sources, traced)
         else:
@@ -99,95 +63,17 @@ class MoveGenerator:
             # each trace of the search (measured: a third less tracing, the
             # first search of a process 10-25% sooner; perft 5-8% slower).
             compile_apart(self.moves)
-        self.captures = _make_captures(search, capture_sources)
+        self.captures = make_captures(search, capture_sources)
         self.has_capture = make_has_capture(rules, capture_sources)
         self.has_quiet = make_has_quiet(rules)
         self.quiet_moves = quiet_moves
-        self.capture_paths = _make_capture_paths(search, capture_sources)
-        # (PyPy's branch-free play needs masks below 2**63: boards up to 10x10)
-        self.play = play_traced if traced and rules.board >> 63 == 0 else play
+        self.capture_paths = make_capture_paths(search, capture_sources)
+        self.play = play
         if rules.crown_ends_game:
             _end_at_crowning(self)
 
     def __repr__(self) -> str:
         return f"MoveGenerator({self.variant!r}, traced={self.traced})"
-
-
-def make_general_family(search: CaptureSearch, capture_sources: PositionFn,
-                        quiet_moves: Callable[[int, int, int, bool], List[RawMove]],
-                        count_quiet: PositionFn) -> Family:
-    """``moves``, ``count`` and ``count_after`` for every variant (see :class:`~.rules.Family`)."""
-    all_captures = search.all_captures
-    count_captures = search.count_captures
-
-    def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-        """All legal moves: the captures if there is one, else the quiet moves."""
-        sources = capture_sources(white, black, kings, white_to_move)
-        if sources:
-            return all_captures(white, black, kings, white_to_move, sources, None)
-        return quiet_moves(white, black, kings, white_to_move)
-
-    def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
-        """``len(moves(...))``."""
-        sources = capture_sources(white, black, kings, white_to_move)
-        if sources:
-            return count_captures(white, black, kings, white_to_move, sources)
-        return count_quiet(white, black, kings, white_to_move)
-
-    def count_after(white: int, black: int, kings: int, white_to_move: bool,
-                    move: RawMove) -> int:
-        """``count`` of the position after ``move``.
-
-        The steps of :func:`play` are written out here on purpose: this is the
-        innermost call of perft, and saving the call and its tuple measured +3%.
-        """
-        origin, dest, captured, promotes = move
-        if captured:
-            kings &= ~captured
-        if kings & origin:
-            kings ^= origin ^ dest
-        elif promotes:
-            kings |= dest
-        if white_to_move:
-            white ^= origin ^ dest
-            black ^= captured
-        else:
-            white ^= captured
-            black ^= origin ^ dest
-        sources = capture_sources(white, black, kings, not white_to_move)
-        if sources:
-            return count_captures(white, black, kings, not white_to_move, sources)
-        return count_quiet(white, black, kings, not white_to_move)
-
-    return Family(moves, count, count_after)
-
-
-def _make_captures(search: CaptureSearch,
-                   capture_sources: PositionFn) -> Callable[[int, int, int, bool], List[RawMove]]:
-    all_captures = search.all_captures
-
-    def captures(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-        """The legal captures of the side to move (empty when it has none)."""
-        sources = capture_sources(white, black, kings, white_to_move)
-        if sources:
-            return all_captures(white, black, kings, white_to_move, sources, None)
-        return []
-
-    return captures
-
-
-def _make_capture_paths(search: CaptureSearch, capture_sources: PositionFn
-                        ) -> Callable[[int, int, int, bool], CapturePaths]:
-    all_captures = search.all_captures
-
-    def capture_paths(white: int, black: int, kings: int, white_to_move: bool) -> CapturePaths:
-        """Every landing-square path (bit indices, origin first) of every legal capture."""
-        paths: CapturePaths = {}
-        sources = capture_sources(white, black, kings, white_to_move)
-        legal = all_captures(white, black, kings, white_to_move, sources, paths)
-        return {m: paths[m] for m in legal}
-
-    return capture_paths
 
 
 def _end_at_crowning(gen: MoveGenerator) -> None:
@@ -242,10 +128,10 @@ def _end_at_crowning(gen: MoveGenerator) -> None:
     gen.quiet_moves, gen.capture_paths = quiet_moves_bt, capture_paths_bt
 
 
-_GENERATORS: Dict[str, MoveGenerator] = {}
+_GENERATORS: Dict[str, MoveGeneratorProtocol] = {}
 
 
-def generator_for(variant: "Variant | str") -> MoveGenerator:
+def generator_for(variant: "Variant | str") -> MoveGeneratorProtocol:
     """The (cached, immutable) move generator of a variant."""
     v = get_variant(variant)
     gen = _GENERATORS.get(v.name)
@@ -254,13 +140,13 @@ def generator_for(variant: "Variant | str") -> MoveGenerator:
     return gen
 
 
-def _build(variant: Variant) -> MoveGenerator:
+def _build(variant: Variant) -> MoveGeneratorProtocol:
     """The generator class of a variant's family (the orthogonal families have their own
     modules, imported here so that they may import the parts of this package)."""
     if variant.all_squares:
         from .turkish import TurkishGenerator
-        return TurkishGenerator(variant)  # type: ignore[return-value]
+        return TurkishGenerator(variant)
     if variant.orthogonal_captures:
         from .frisian import FrisianGenerator
-        return FrisianGenerator(variant)  # type: ignore[return-value]
+        return FrisianGenerator(variant)
     return MoveGenerator(variant)

@@ -18,83 +18,23 @@ from ..bitboard import popcount
 from .rules import GeneratorRules, RawMove
 from .tables import MoveTables
 
-__all__ = ["make_quiet_moves", "make_quiet_moves_traced", "make_count_quiet"]
+__all__ = ["make_quiet_moves", "make_count_quiet"]
 
 
 def make_quiet_moves(rules: GeneratorRules,
                      tables: MoveTables) -> Callable[[int, int, int, bool], List[RawMove]]:
     """``quiet_moves(white, black, kings, white_to_move) -> list``: every quiet move,
-    men's steps first (from the tables), then kings' moves direction by direction."""
-    board, half, half1, flying = rules.board, rules.half, rules.half1, rules.flying
-    white_step_left, white_step_right = tables.white_step_left, tables.white_step_right
-    black_step_left, black_step_right = tables.black_step_left, tables.black_step_right
+    men's steps first (from the tables, left steps then right ones), then kings' moves
+    direction by direction.
 
-    def quiet_moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-        empty = board ^ white ^ black
-        out: List[RawMove] = []
-        append = out.append
-        if white_to_move:
-            own_kings = white & kings
-            men = white ^ own_kings
-            for s, table in ((half1, white_step_left), (half, white_step_right)):
-                t = (men >> s) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(table[b])
-        else:
-            own_kings = black & kings
-            men = black ^ own_kings
-            for s, table in ((half1, black_step_left), (half, black_step_right)):
-                t = (men << s) & empty
-                while t:
-                    b = t & -t
-                    t ^= b
-                    append(table[b])
-        if own_kings:
-            for s in (half1, half):
-                t = (own_kings >> s) & empty
-                dist = s
-                while t:
-                    rest = t
-                    while rest:
-                        b = rest & -rest
-                        rest ^= b
-                        append((b << dist, b, 0, False))
-                    if not flying:
-                        break
-                    t = (t >> s) & empty
-                    dist += s
-                t = (own_kings << s) & empty
-                dist = s
-                while t:
-                    rest = t
-                    while rest:
-                        b = rest & -rest
-                        rest ^= b
-                        append((b >> dist, b, 0, False))
-                    if not flying:
-                        break
-                    t = (t << s) & empty
-                    dist += s
-        return out
-
-    return quiet_moves
-
-
-def make_quiet_moves_traced(rules: GeneratorRules,
-                            tables: MoveTables) -> Callable[[int, int, int, bool], List[RawMove]]:
-    """:func:`make_quiet_moves` shaped for PyPy's JIT: the same moves in the same order.
-
-    The loops over the two step directions are written out, so each loop the
-    JIT compiles is one ``while`` over the bits of a mask.
+    The two step directions are written out, so each loop is one ``while`` over the
+    bits of a mask (the shape PyPy's JIT compiles best; as fast on CPython).
     """
     board, half, half1, flying = rules.board, rules.half, rules.half1, rules.flying
     white_step_left, white_step_right = tables.white_step_left, tables.white_step_right
     black_step_left, black_step_right = tables.black_step_left, tables.black_step_right
 
-    def quiet_moves_traced(white: int, black: int, kings: int,
-                           white_to_move: bool) -> List[RawMove]:
+    def quiet_moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
         empty = board ^ white ^ black
         out: List[RawMove] = []
         if white_to_move:
@@ -147,7 +87,7 @@ def make_quiet_moves_traced(rules: GeneratorRules,
             t = (t << s) & empty
             dist += s
 
-    return quiet_moves_traced
+    return quiet_moves
 
 
 def make_count_quiet(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:

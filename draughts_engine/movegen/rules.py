@@ -1,4 +1,5 @@
-"""The move generator's basics: :data:`RawMove`, :class:`GeneratorRules`, :class:`Family`.
+"""The move generator's basics: :data:`RawMove`, :class:`GeneratorRules`, :class:`Family`,
+:class:`MoveGeneratorProtocol`.
 
 The rule facts themselves live in :class:`~draughts_engine.variants.Variant`
 and the square layout in :class:`~draughts_engine.bitboard.Geometry`;
@@ -8,12 +9,14 @@ under the same names.
 """
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple, Tuple
+from typing import Callable, Dict, List, NamedTuple, Protocol, Tuple, runtime_checkable
 
-from ..bitboard import REVERSE, Geometry
+from ..bitboard import REVERSE, Geometry, GeometryProtocol
+from ..fullboard import DOWN, LEFT, ORTHOGONAL, ORTHOGONAL_REVERSE, RIGHT, UP
 from ..variants import CROWN_GOAL, Variant
 
-__all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS", "Family"]
+__all__ = ["RawMove", "NULL_MOVE", "GeneratorRules", "ALL_DIRECTIONS", "EIGHT_WAY",
+           "EIGHT_WAY_REVERSE", "Family", "MoveGeneratorProtocol", "PositionFn"]
 
 #: A move in hot code: (origin bit, destination bit, captured mask, promotes).
 #: Origin and destination are one-bit masks (equal when a king ends a capture
@@ -26,6 +29,35 @@ NULL_MOVE: RawMove = (0, 0, 0, False)
 #: The four direction indices of :mod:`~draughts_engine.bitboard`.
 ALL_DIRECTIONS = (0, 1, 2, 3)
 
+#: Frisian's eight directions: the diagonals of :mod:`~draughts_engine.bitboard` (0-3),
+#: then up, down, left and right along the dark squares (4-7), and their opposites.
+EIGHT_WAY = (0, 1, 2, 3, 4, 5, 6, 7)
+EIGHT_WAY_REVERSE = (3, 2, 1, 0, 5, 4, 7, 6)
+
+
+def eight_way_tables(geo: Geometry) -> Tuple[tuple, tuple]:
+    """``neighbour`` and ``ray`` of a diagonal board for the directions of :data:`EIGHT_WAY`:
+    along a row or a column, the next dark square is two squares away."""
+    bits = geo.bit_count_total
+    neighbour = [list(row) for row in geo.neighbour]
+    ray = [list(row) for row in geo.ray]
+    for dr, dc in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+        near = [-1] * bits
+        along: List[Tuple[int, ...]] = [()] * bits
+        for square in range(1, geo.squares + 1):
+            row, col = geo.row_col(square)
+            line = []
+            r, c = row + dr, col + dc
+            while geo.square_at(r, c):
+                line.append(geo.square_bit_index[geo.square_at(r, c) - 1])
+                r, c = r + dr, c + dc
+            index = geo.square_bit_index[square - 1]
+            near[index] = line[0] if line else -1
+            along[index] = tuple(line)
+        neighbour.append(near)
+        ray.append(along)
+    return tuple(tuple(n) for n in neighbour), tuple(tuple(r) for r in ray)
+
 
 class GeneratorRules:
     """The rule flags of one variant and the shifts of its board, as plain attributes.
@@ -36,9 +68,13 @@ class GeneratorRules:
     * ``half`` / ``half1``: the two diagonal shift amounts (``half + 1``); White's men
       move by right shifts (towards bit 0, square 1), Black's by left shifts;
     * ``top`` / ``bottom``: White's and Black's promotion rows (masks);
+    * ``directions``: the directions kings move and capture in (the four diagonals;
+      Frisian's :data:`EIGHT_WAY`; Turkish's :data:`~draughts_engine.fullboard.ORTHOGONAL`);
     * ``neighbour[d][i]`` / ``ray[d][i]``: the bit index one step from bit index ``i``
       in direction ``d`` (-1 off the board), and all of them along the ray, nearest first;
-    * ``reverse[d]``: the opposite direction (``reverse[-1] == -1``: "came from nowhere").
+    * ``reverse[d]``: the opposite direction (``reverse[-1] == -1``: "came from nowhere");
+    * ``men_by_masks``: men's first jumps are diagonal shifts of whole-board masks (not
+      in the orthogonal families, whose men are searched square by square).
 
     Rules (from :class:`~draughts_engine.variants.Variant`):
 
@@ -46,7 +82,8 @@ class GeneratorRules:
     * ``majority``: the capture taking the most pieces is compulsory;
     * ``promote_in_capture``: a man reaching the far row during a capture is crowned
       at once and goes on capturing as a king;
-    * ``white_men_dirs`` / ``black_men_dirs``: the directions in which men capture;
+    * ``white_men_dirs`` / ``black_men_dirs``: the directions in which men capture
+      (Frisian: all eight; Turkish: forward and sideways);
     * ``short_family``: forward-only men and short kings (English checkers), which
       gets the specialised forms of :mod:`.short`.
 
@@ -76,15 +113,30 @@ class GeneratorRules:
         self.bits = geo.bit_count_total
         self.top = geo.top_row
         self.bottom = geo.bottom_row
-        self.neighbour = geo.neighbour
-        self.ray = geo.ray
-        self.reverse = REVERSE + (-1,)
         self.flying = variant.flying_kings
         self.men_back = variant.men_capture_backwards
         self.majority = variant.majority_capture
         self.promote_in_capture = variant.promote_during_capture
-        self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
-        self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
+        if variant.all_squares:  # Turkish: rows and columns only
+            self.directions: Tuple[int, ...] = ORTHOGONAL
+            self.neighbour, self.ray = geo.neighbour, geo.ray
+            self.reverse: Tuple[int, ...] = ORTHOGONAL_REVERSE + (-1,)
+            sideways = (LEFT, RIGHT) if variant.men_move_sideways else ()
+            self.white_men_dirs: Tuple[int, ...] = (UP,) + sideways
+            self.black_men_dirs: Tuple[int, ...] = (DOWN,) + sideways
+        elif variant.orthogonal_captures:  # Frisian: diagonals, rows and columns
+            self.directions = EIGHT_WAY
+            self.neighbour, self.ray = eight_way_tables(geo)
+            self.reverse = EIGHT_WAY_REVERSE + (-1,)
+            self.white_men_dirs = self.black_men_dirs = EIGHT_WAY
+        else:
+            self.directions = ALL_DIRECTIONS
+            self.neighbour, self.ray = geo.neighbour, geo.ray
+            self.reverse = REVERSE + (-1,)
+            self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
+            self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
+        #: Men's first jumps can be found on whole-board diagonal shifts (not Frisian, Turkish).
+        self.men_by_masks = self.directions == ALL_DIRECTIONS
         precedence = variant.precedence
         if variant.capture_king_value != 100:  # a captured king weighs more than a man
             precedence = tuple("value" if c == "pieces" else c for c in precedence)
@@ -114,3 +166,26 @@ class Family(NamedTuple):
     #: ``count_after(white, black, kings, white_to_move, move) -> int``: ``count`` after
     #: the side to move plays ``move``.
     count_after: Callable[[int, int, int, bool, RawMove], int]
+
+
+#: A function of a raw position ``(white, black, kings, white_to_move)``.
+PositionFn = Callable[[int, int, int, bool], int]
+
+
+@runtime_checkable
+class MoveGeneratorProtocol(Protocol):
+    """What every move generator offers (:class:`~.generator.MoveGenerator`,
+    :class:`~.frisian.FrisianGenerator`, :class:`~.turkish.TurkishGenerator`): plain
+    functions of a raw position, under the contracts of :class:`~.generator.MoveGenerator`."""
+
+    variant: Variant
+    geometry: GeometryProtocol
+    moves: Callable[[int, int, int, bool], List[RawMove]]
+    count: Callable[[int, int, int, bool], int]
+    count_after: Callable[[int, int, int, bool, RawMove], int]
+    captures: Callable[[int, int, int, bool], List[RawMove]]
+    quiet_moves: Callable[[int, int, int, bool], List[RawMove]]
+    has_capture: Callable[[int, int, int, bool], bool]
+    has_quiet: Callable[[int, int, int, bool], bool]
+    capture_paths: Callable[[int, int, int, bool], Dict[RawMove, List[Tuple[int, ...]]]]
+    play: Callable[[int, int, int, bool, RawMove], Tuple[int, int, int]]

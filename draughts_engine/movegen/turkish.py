@@ -19,46 +19,28 @@ The rules (docs/variants-orthogonal.md):
 * a man is crowned only if its move ends on the far row (a man reaching it in
   the middle of a capture goes on capturing as a man).
 
+The capture search is the rich one of :mod:`.captures` (pieces removed as they
+are jumped) with the rows and columns of :class:`~.rules.GeneratorRules`, the
+majority rule of :mod:`.precedence`; the entry points and ``play`` are the
+general family's of :mod:`.generator`.  Here: which pieces can capture, and the
+quiet moves.
+
 Names bound in the closures below: ``board`` the playable squares, ``stride``
-the vertical shift, ``top``/``bottom`` the promotion rows of White/Black,
-``neighbour[d][i]``/``ray[d][i]`` the bit index one step / all steps from bit
-index ``i`` in direction ``d`` (:data:`~..fullboard.UP` ...), ``reverse[d]``
-the opposite direction (``reverse[-1] == -1``); in the capture search
-``origin`` the capturing piece's bit, ``index`` the bit index it stands on,
-``came`` the direction of the last jump, ``captured`` the pieces taken so far,
-``opp`` the opponent's pieces still on the board, ``empty`` the empty squares
-(the origin and the captured squares included), ``path`` the landing bit
-indices so far, ``out`` the list the moves go to and ``paths`` None or a dict
-of paths per move (for notation).
+the vertical shift, ``top``/``bottom`` the promotion rows of White/Black;
+``empty``, ``own``, ``opp``, ``own_kings``, ``men`` as in :mod:`.masks`;
+``s`` a shift, ``t`` the squares a set of pieces reaches by it, ``b`` one bit.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import List
 
 from ..bitboard import popcount
-from ..fullboard import DOWN, LEFT, ORTHOGONAL, ORTHOGONAL_REVERSE, RIGHT, UP, full_geometry
 from ..variants import Variant
-from .precedence import make_precedence
+from .captures import make_rich_capture_search
+from .family import make_capture_paths, make_captures, make_general_family, play
 from .rules import GeneratorRules, RawMove
 
 __all__ = ["TurkishGenerator"]
-
-CapturePaths = Dict[RawMove, List[Tuple[int, ...]]]
-
-
-def _play(white: int, black: int, kings: int, white_to_move: bool,
-          move: RawMove) -> Tuple[int, int, int]:
-    """``(white, black, kings)`` after the side to move plays ``move``."""
-    origin, dest, captured, promotes = move
-    if captured:
-        kings &= ~captured
-    if kings & origin:
-        kings ^= origin ^ dest
-    elif promotes:
-        kings |= dest
-    if white_to_move:
-        return white ^ origin ^ dest, black ^ captured, kings
-    return white ^ captured, black ^ origin ^ dest, kings
 
 
 class TurkishGenerator:
@@ -67,95 +49,11 @@ class TurkishGenerator:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        geo = full_geometry(variant.size)
+        rules = GeneratorRules(variant)
+        geo = rules.geometry
         self.geometry = geo
-        self.play = _play
+        self.play = play
         board, stride, top, bottom = geo.board, geo.stride, geo.top_row, geo.bottom_row
-        neighbour, ray = geo.neighbour, geo.ray
-        reverse = ORTHOGONAL_REVERSE + (-1,)
-        white_dirs = (UP, LEFT, RIGHT)
-        select = make_precedence(GeneratorRules(variant)).select
-        assert select is not None
-        black_dirs = (DOWN, LEFT, RIGHT)
-
-        def record(out: list, paths: Optional[dict], move: RawMove, path: tuple) -> None:
-            out.append(move)
-            if paths is not None:
-                paths.setdefault(move, []).append(path)
-
-        def man_jumps(origin: int, index: int, captured: int, opp: int, empty: int,
-                      dirs: tuple, crown: int, path: tuple, out: list,
-                      paths: Optional[dict]) -> bool:
-            """Extend a man's capture from ``index``; True if it could."""
-            extended = False
-            for d in dirs:
-                over = neighbour[d][index]
-                if over < 0 or not (opp >> over) & 1:
-                    continue
-                land = neighbour[d][over]
-                if land < 0 or not (empty >> land) & 1:
-                    continue
-                extended = True
-                victim = 1 << over
-                if not man_jumps(origin, land, captured | victim, opp ^ victim, empty | victim,
-                                 dirs, crown, path + (land,), out, paths):
-                    land_bit = 1 << land
-                    record(out, paths, (origin, land_bit, captured | victim, land_bit & crown != 0),
-                           path + (land,))
-            return extended
-
-        def king_jumps(origin: int, index: int, came: int, captured: int, opp: int, empty: int,
-                       path: tuple, out: list, paths: Optional[dict]) -> bool:
-            """Extend a king's capture from ``index``; True if it could."""
-            extended = False
-            back = reverse[came]
-            for d in ORTHOGONAL:
-                if d == back:
-                    continue  # no turn of 180 degrees between two captures
-                r = ray[d][index]
-                n = len(r)
-                k = 0
-                while k < n and (empty >> r[k]) & 1:
-                    k += 1
-                if k >= n - 1 or not (opp >> r[k]) & 1:
-                    continue
-                victim = 1 << r[k]
-                k += 1
-                if not (empty >> r[k]) & 1:
-                    continue
-                extended = True
-                now_captured = captured | victim
-                now_opp = opp ^ victim
-                now_empty = empty | victim
-                while k < n and (now_empty >> r[k]) & 1:
-                    land = r[k]
-                    if not king_jumps(origin, land, d, now_captured, now_opp, now_empty,
-                                      path + (land,), out, paths):
-                        record(out, paths, (origin, 1 << land, now_captured, False), path + (land,))
-                    k += 1
-            return extended
-
-        def all_captures(white: int, black: int, kings: int, white_to_move: bool,
-                         paths: Optional[dict]) -> List[RawMove]:
-            """Every legal capture (the most pieces), without duplicates."""
-            if white_to_move:
-                own, opp, dirs, crown = white, black, white_dirs, top
-            else:
-                own, opp, dirs, crown = black, white, black_dirs, bottom
-            empty = board ^ white ^ black
-            out: List[RawMove] = []
-            sources = capture_sources(white, black, kings, white_to_move)
-            while sources:
-                bit = sources & -sources
-                sources ^= bit
-                index = bit.bit_length() - 1
-                if kings & bit:
-                    king_jumps(bit, index, -1, 0, opp, empty | bit, (index,), out, paths)
-                else:
-                    man_jumps(bit, index, 0, opp, empty | bit, dirs, crown, (index,), out, paths)
-            if len(out) > 1:
-                out = list(dict.fromkeys(select(out, kings, None)))
-            return out
 
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
             """The side to move's pieces that can capture (all its kings if one can)."""
@@ -279,42 +177,14 @@ class TurkishGenerator:
             return bool((forward | (men >> 1) | (men << 1) | (own_kings >> stride)
                          | (own_kings << stride) | (own_kings >> 1) | (own_kings << 1)) & empty)
 
-        def moves(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-            """All legal moves: the captures if there is one, else the quiet moves."""
-            if capture_sources(white, black, kings, white_to_move):
-                return all_captures(white, black, kings, white_to_move, None)
-            return quiet_moves(white, black, kings, white_to_move)
-
-        def count(white: int, black: int, kings: int, white_to_move: bool) -> int:
-            """``len(moves(...))``."""
-            if capture_sources(white, black, kings, white_to_move):
-                return len(all_captures(white, black, kings, white_to_move, None))
-            return count_quiet(white, black, kings, white_to_move)
-
-        def count_after(white: int, black: int, kings: int, white_to_move: bool,
-                        move: RawMove) -> int:
-            """``count`` of the position after ``move``."""
-            w, b, k = _play(white, black, kings, white_to_move, move)
-            return count(w, b, k, not white_to_move)
-
-        def captures(white: int, black: int, kings: int, white_to_move: bool) -> List[RawMove]:
-            """The legal captures (empty when there is none)."""
-            return all_captures(white, black, kings, white_to_move, None)
-
-        def capture_paths(white: int, black: int, kings: int, white_to_move: bool) -> CapturePaths:
-            """Every landing-square path (bit indices, origin first) of every legal capture."""
-            paths: CapturePaths = {}
-            legal = all_captures(white, black, kings, white_to_move, paths)
-            return {m: paths[m] for m in legal}
-
-        self.moves: Callable[[int, int, int, bool], List[RawMove]] = moves
-        self.count = count
-        self.count_after = count_after
-        self.captures = captures
+        search = make_rich_capture_search(rules)
+        self.moves, self.count, self.count_after = make_general_family(
+            search, capture_sources, quiet_moves, count_quiet)
+        self.captures = make_captures(search, capture_sources)
         self.quiet_moves = quiet_moves
         self.has_capture = has_capture
         self.has_quiet = has_quiet
-        self.capture_paths = capture_paths
+        self.capture_paths = make_capture_paths(search, capture_sources)
 
     def __repr__(self) -> str:
         return f"TurkishGenerator({self.variant!r})"
