@@ -70,22 +70,37 @@ def make_precedence(rules: GeneratorRules) -> Precedence:
 
     king_extra = rules.capture_king_value - 100  # a king's weight above a man's, in hundredths
 
-    def measure(criterion: str, move: RawMove, kings: int,
-                orders: Optional[Dict[RawMove, int]]) -> int:
-        if criterion == "pieces":
-            return popcount(move[2])
-        if criterion == "value":
-            return popcount(move[2]) * 100 + popcount(move[2] & kings) * king_extra
-        if criterion == "with_king":
-            return 1 if move[0] & kings else 0
-        if criterion == "kings":
-            return popcount(move[2] & kings)
-        return orders.get(move, 0) if orders else 0  # king_order
+    # One function per criterion: the measure of each move of a list.
+    def pieces(moves: List[RawMove], kings: int, orders: Optional[Dict[RawMove, int]]) -> list:
+        return [popcount(m[2]) for m in moves]
+
+    def value(moves: List[RawMove], kings: int, orders: Optional[Dict[RawMove, int]]) -> list:
+        return [popcount(m[2]) * 100 + popcount(m[2] & kings) * king_extra for m in moves]
+
+    def with_king(moves: List[RawMove], kings: int, orders: Optional[Dict[RawMove, int]]) -> list:
+        return [1 if m[0] & kings else 0 for m in moves]
+
+    def kings_taken(moves: List[RawMove], kings: int,
+                    orders: Optional[Dict[RawMove, int]]) -> list:
+        return [popcount(m[2] & kings) for m in moves]
+
+    def king_order(moves: List[RawMove], kings: int,
+                   orders: Optional[Dict[RawMove, int]]) -> list:
+        return [orders.get(m, 0) for m in moves] if orders else [0] * len(moves)
+
+    by_name = {"pieces": pieces, "value": value, "with_king": with_king, "kings": kings_taken,
+               "king_order": king_order}
+    measures = tuple(by_name[c] for c in criteria)
 
     def by_criteria(moves: List[RawMove], kings: int,
                     orders: Optional[Dict[RawMove, int]]) -> List[RawMove]:
-        keys = [tuple([measure(c, m, kings, orders) for c in criteria]) for m in moves]
-        best = max(keys)
-        return [m for m, k in zip(moves, keys) if k == best]
+        # The best by the first criterion, then the best of those by the next...
+        for measure in measures:
+            values = measure(moves, kings, orders)
+            best = max(values)
+            moves = [m for m, v in zip(moves, values) if v == best]
+            if len(moves) == 1:
+                break
+        return moves
 
     return Precedence(by_criteria, None)
