@@ -15,7 +15,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
+import subprocess
+import tempfile
 import time
+import zlib
 from typing import List, Tuple
 
 import pytest
@@ -103,6 +107,86 @@ def type_into(page: Page, selector: str, text: str) -> None:
     page.click(selector)
     page.evaluate(f"document.querySelector({json.dumps(selector)}).select()")
     page.send("Input.insertText", {"text": text})
+
+
+def png_pixels(path: str) -> Tuple[int, int, List[bytes]]:
+    """``(width, height, rows)`` of an 8-bit RGB or RGBA PNG (what Chromium writes), each row
+    its unfiltered bytes."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    offset, chunks, header = 8, [], b""
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        body = data[offset + 8:offset + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        offset += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and colour in (2, 6) and header[12] == 0, "an unexpected PNG format"
+    step = 3 if colour == 2 else 4
+    raw, rows, previous = zlib.decompress(b"".join(chunks)), [], bytearray(width * step)
+    for y in range(height):
+        start = y * (width * step + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + width * step])
+        for i in range(len(line)):
+            left = line[i - step] if i >= step else 0
+            up, corner = previous[i], previous[i - step] if i >= step else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line[j] for k in range(0, len(line), step) for j in (k, k + 1, k + 2)))
+        previous = line
+    return width, height, rows
+
+
+DARK_SQUARE = bytes((0x8B, 0x5A, 0x2B))  # style.css --dark
+
+
+def test_a_plain_headless_screenshot_shows_the_board(web, artifacts):
+    """The issue's command, as a new user would run it: Chromium's own --screenshot, no
+    DevTools, no waiting for the page's requests. The PNG must show the board's dark squares."""
+    path = os.path.join(artifacts, "plain-screenshot.png")
+    with tempfile.TemporaryDirectory(prefix="draughts-web-shot-") as profile:
+        done = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             f"--user-data-dir={profile}", f"--screenshot={path}", "--window-size=1200,900",
+             web.url], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, timeout=WAIT)
+    assert done.returncode == 0 and os.path.exists(path)
+    width, height, rows = png_pixels(path)
+    dark = sum(row[i:i + 3] == DARK_SQUARE for row in rows for i in range(0, len(row), 3))
+    assert dark > width * height // 50, f"{dark} dark-square pixels: no board in {path}"
+
+
+def test_the_board_shows_before_any_answer_from_the_server(page, web, artifacts):
+    """With every /api/ request blocked the page never gets a state, yet the board of its link
+    is there: drawn into the page by the server, visible, and the size of the live one."""
+    page.send("Network.enable")
+    page.send("Network.setBlockedURLs", {"urls": ["*/api/*"]})
+    try:
+        page.navigate(web.url + "?variant=english")
+        squares = page.evaluate("[...document.querySelectorAll('svg#board [data-square]')]"
+                                ".map(e => e.getAttribute('data-piece') || '')")
+        assert len(squares) == 32 and squares.count("b") == 12 and squares.count("w") == 12
+        box = page.box("svg#board", scroll=False)
+        assert box[2] > 200 and box[3] > 200, box
+        status = page.evaluate("document.getElementById('status').textContent")
+        assert status.startswith("Connecting") or "Cannot open a board" in status  # no state came
+        page.screenshot(os.path.join(artifacts, "first-paint-english.png"))
+    finally:
+        page.send("Network.setBlockedURLs", {"urls": []})
+        page.send("Network.disable")
+        page.navigate("about:blank")
 
 
 def test_play_32_28_engine_reply_pdn_export_and_undo(page, web, artifacts, tmp_path):

@@ -128,6 +128,45 @@ def test_page_and_static_files_are_served(app):
     assert b"http://" not in request(app, "GET", "/")[2].replace(b"http://www.w3.org", b"")
 
 
+def first_paint(app, query: str = "") -> Tuple[str, Dict[str, str]]:
+    """The board drawn into the page at ``/?query``: the SVG, and its squares' pieces."""
+    status, _, body = request(app, "GET", "/" + query)
+    assert status == 200
+    page = body.decode("utf-8")
+    holder = page.split('<div id="board-holder">', 1)[1].split("</div>", 1)[0]
+    assert holder.startswith('<svg id="board"') and holder.endswith("</svg>"), holder[:200]
+    squares = {}
+    for rect in holder.split("<rect ")[1:]:
+        if "data-square=" in rect:
+            number = rect.split('data-square="', 1)[1].split('"', 1)[0]
+            squares[number] = rect.split('data-piece="', 1)[1][0] if "data-piece=" in rect else ""
+    return holder, squares
+
+
+def test_the_page_comes_with_its_board_drawn(app):
+    """The first paint has the board (a screenshot taken before any script runs shows it): the
+    position of the link, else International's start; a bad FEN or variant falls back."""
+    svg, squares = first_paint(app)
+    assert len(squares) == 50 and list(squares.values()).count("b") == 20
+    assert [squares[n] for n in ("1", "20", "21", "30", "31", "50")] == ["b", "b", "", "", "w", "w"]
+    assert svg.count('class="piece white"') == 20 and 'class="num"' in svg
+    svg, squares = first_paint(app, "?variant=english")
+    assert len(squares) == 32 and squares["1"] == "b" and squares["32"] == "w"
+    svg, squares = first_paint(app, "?variant=russian&fen=W:WKa1,c3:Bh8")
+    assert {n: p for n, p in squares.items() if p} == {"29": "W", "22": "w", "4": "b"}
+    assert 'class="coord file">a</text>' in svg and 'class="crown"' in svg
+    svg, squares = first_paint(app, "?variant=turkish")
+    assert len(squares) == 64 and "all-squares" in svg
+    _, squares = first_paint(app, "?variant=italian")
+    assert len(squares) == 32
+    _, squares = first_paint(app, "?variant=english&fen=W:W99:B1")  # bad FEN: the start
+    assert list(squares.values()).count("w") == 12
+    svg, squares = first_paint(app, "?variant=%3Cscript%3Ealert(1)%3C/script%3E&fen=%3Cb%3E")
+    assert len(squares) == 50 and "<script" not in svg and "<b>" not in svg
+    status, headers, body = request(app, "HEAD", "/?variant=english")
+    assert status == 200 and body == b""
+
+
 @pytest.mark.parametrize("path", ["/../../etc/passwd", "/static/../../../../etc/passwd",
                                   "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
                                   "/static/..%2f..%2fcli.py", "/static/../cli.py", "/cli.py",

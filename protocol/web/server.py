@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .connections import Connection, ConnectionLimits, ConnectionPool
 from .hosts import HostPolicy
+from .page import render_index
 from .static_files import StaticFiles
 
 __all__ = ["HttpError", "Request", "Reply", "EventStream", "WebServer", "MAX_BODY"]
@@ -373,8 +374,20 @@ class _Handler(BaseHTTPRequestHandler):
         found = self.server.static.get(name)
         if found is None:
             raise HttpError(404, "not found")
-        return Reply(body=found.body, content_type=found.content_type,
+        body = found.body
+        if name == "index.html":
+            body = self._first_paint(body, request.query)
+        return Reply(body=body, content_type=found.content_type,
                      headers=[("Cache-Control", "no-cache")])
+
+    def _first_paint(self, template: bytes, query: Dict[str, str]) -> bytes:
+        """The page with the link's board drawn in (:mod:`.page`); the bare page should that
+        fail (a bug: one line in the log)."""
+        try:
+            return render_index(template, query)
+        except Exception as error:
+            self._log(f"internal error drawing the page's board: {type(error).__name__}: {error}")
+            return template
 
     def _send_reply(self, reply: Reply, head_only: bool = False) -> None:
         if reply.body is not None:

@@ -432,6 +432,15 @@ function fillControls(info) {
       select.appendChild(option);
     }
   }
+  // Until the board's state comes: the link's variant, and its players by default
+  const wanted = settingsFromUrl();
+  setSelect("sel-variant", wanted.variant || "international");
+  const first = (info.first_to_move || {})[$("sel-variant").value] || "white";
+  for (const side of ["white", "black"]) {
+    const value = wanted[side] || (side === first ? "human" : "engine");
+    setSelect(`sel-${side}`, value === "engine" ? "engine:" + info.default_engine
+      : value.startsWith("engine:") || value === "human" ? value : "engine:" + value);
+  }
   const level = $("sel-level");
   for (let n = info.levels.min; n <= info.levels.max; n += 1) {
     const option = document.createElement("option");

@@ -50,7 +50,10 @@ class BoardView {
     this.arrow = null;
     this.selection = null;  // {origin, via: [], end: null}
     this.drag = null;
-    this.svg = svg("svg", {id: "board", role: "img", "aria-label": "draughts board"}, holder);
+    // The server drew the link's position into the page (the first paint): it stays until
+    // the first show() puts this live board in its place.
+    this.svg = svg("svg", {id: "board", role: "img", "aria-label": "draughts board"},
+                   holder.querySelector("svg") ? null : holder);
     const defs = svg("defs", {}, this.svg);
     const marker = svg("marker", {id: "arrowhead", viewBox: "0 0 10 10", refX: "5", refY: "5",
                                   markerWidth: "3", markerHeight: "3", orient: "auto-start-reverse"}, defs);
@@ -113,6 +116,10 @@ class BoardView {
    * character per playable square; `legal` is empty when the person may not move now. Keeps
    * a selection that is still possible. */
   show(view) {
+    if (this.svg.parentNode !== this.holder) {  // the server's drawing goes
+      this.holder.textContent = "";
+      this.holder.appendChild(this.svg);
+    }
     const cells = view.cells || null;
     const names = view.names || null;
     const sizeChanged = view.size !== this.size || view.pieces.length !== this.squares
