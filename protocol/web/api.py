@@ -102,7 +102,6 @@ class WebApi:
         self.registry = registry
         self.engines = registry.engines
         self.max_body = max_body
-        self.stopping = False
 
     # ------------------------------------------------------------------ routing
 

@@ -110,8 +110,7 @@ class WebApp:
         if self._stopped:
             return
         self._stopped = True
-        self.api.stopping = True
-        self.registry.close_all()
+        self.registry.close_all()  # which also ends every event stream
         self.server.stop()
 
     def __enter__(self) -> "WebApp":

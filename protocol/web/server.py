@@ -154,7 +154,8 @@ class WebServer(HTTPServer):
         return thread
 
     def stop(self) -> None:
-        """Stop accepting requests and close the socket (open streams see ``stopping``)."""
+        """Stop accepting requests, close the socket and the waiting connections (event
+        streams end as their boards close)."""
         self.stopping.set()
         self.shutdown()
         self.server_close()
