@@ -51,9 +51,9 @@ from .handset import build_handset
 from .terms import (MAN_VALUE, BoardTables, board_tables, endgame_pieces, make_endgame,
                     make_mobility_safety, make_runaways, signed_terms)
 
-__all__ = ["build_tuned", "WeightsError", "weights_path", "load_weights", "feature_names", "features",
-           "build_linear", "linear_score", "SCALAR_FEATURES", "RUNAWAY_ROWS", "EXCHANGE_OFFSET",
-           "DATA_DIR"]
+__all__ = ["build_tuned", "WeightsError", "weights_path", "load_weights", "feature_names",
+           "features", "build_linear", "linear_score", "fitted_weights", "SCALAR_FEATURES",
+           "RUNAWAY_ROWS", "EXCHANGE_OFFSET", "DATA_DIR"]
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 """Where the weight files are (``draughts_engine/data``)."""
