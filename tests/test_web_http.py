@@ -461,6 +461,35 @@ def test_a_connection_that_sends_no_request_is_closed_and_holds_no_worker():
         web.stop()
 
 
+def test_a_body_sent_a_byte_at_a_time_cannot_hold_a_worker():
+    """Each byte comes within the read time-out, but the whole body not within the body's:
+    the worker gives the connection up."""
+    limits = ConnectionLimits(workers=4, max_streams=2, max_connections=64, body_timeout=1.0)
+    web = build_server(port=0, limits=limits).start()
+    sock = connect(web)
+    stop = threading.Event()
+
+    def drip() -> None:
+        try:
+            while not stop.wait(0.2):
+                sock.sendall(b" ")
+        except OSError:
+            pass  # closed by the server: the point
+
+    try:
+        sock.sendall(b"POST /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+        dripping = threading.Thread(target=drip, daemon=True)
+        dripping.start()
+        assert closed_by_server(sock)
+        still_serving(web)
+        assert len(web.registry) == 0
+    finally:
+        stop.set()
+        sock.close()
+        web.stop()
+
+
 def test_too_many_connections_close_the_ones_waiting_longest():
     limits = ConnectionLimits(workers=4, max_streams=2, max_connections=20, request_timeout=60)
     web = build_server(port=0, limits=limits).start()

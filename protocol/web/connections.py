@@ -12,7 +12,8 @@ Bounds (:class:`ConnectionLimits`):
 
 * a connection whose request head has not arrived ``request_timeout`` seconds after it opened
   (or after its first byte, for a later request) is closed, and so is one idle for
-  ``keepalive_timeout`` seconds between two requests;
+  ``keepalive_timeout`` seconds between two requests; a worker reads the rest of a request
+  (its body) for ``body_timeout`` seconds at most;
 * at most ``max_connections`` are open: one more closes the connection that has waited
   longest for a request (or, if none is waiting, the new one);
 * event streams hold a worker each: at most ``max_streams`` of them (the server answers one
@@ -46,6 +47,9 @@ class ConnectionLimits:
     """Seconds for a request head to arrive; also the limit on each read and write while a
     request is answered."""
     keepalive_timeout: float = 120.0
+    body_timeout: float = 30.0
+    """Seconds a worker waits for a whole request once its head has come (a body sent a byte
+    at a time cannot hold a worker longer)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_streams < self.workers:
@@ -53,7 +57,7 @@ class ConnectionLimits:
                              f"got {self.max_streams}")
         if self.max_connections < self.workers:
             raise ValueError("max_connections must be at least workers")
-        if self.request_timeout <= 0 or self.keepalive_timeout <= 0:
+        if min(self.request_timeout, self.keepalive_timeout, self.body_timeout) <= 0:
             raise ValueError("timeouts must be positive")
 
     @classmethod
@@ -79,7 +83,9 @@ class Connection:
         self.address = address
         self.buffer = bytearray()
         self.requests = 0
-        self.deadline = 0.0
+        self.deadline = 0.0          # while waiting: when it is closed
+        self.read_by = float("inf")  # while answered: when reading the request must be done
+        self.io_timeout: Optional[float] = None  # the socket's timeout while answered
 
     def head_ready(self) -> bool:
         """Whether the buffer holds a whole request head (or so much that it must be read)."""
@@ -87,7 +93,14 @@ class Connection:
         return b"\n\r\n" in buffer or b"\n\n" in buffer or len(buffer) >= MAX_HEAD_WAIT
 
     def _fill(self) -> bool:
-        chunk = self.sock.recv(65536)
+        left = self.read_by - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the request took too long to arrive")
+        self.sock.settimeout(left if self.io_timeout is None else min(left, self.io_timeout))
+        try:
+            chunk = self.sock.recv(65536)
+        finally:
+            self.sock.settimeout(self.io_timeout)
         self.buffer += chunk
         return bool(chunk)
 
@@ -354,8 +367,9 @@ class ConnectionPool:
                 return
             keep = False
             try:
-                connection.sock.setblocking(True)
-                connection.sock.settimeout(self.limits.request_timeout)
+                connection.io_timeout = self.limits.request_timeout
+                connection.read_by = time.monotonic() + self.limits.body_timeout
+                connection.sock.settimeout(connection.io_timeout)
                 keep = self._serve(connection)
             except (ConnectionError, socket.timeout):
                 pass
