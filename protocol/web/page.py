@@ -14,7 +14,7 @@ from typing import Dict, List, Optional
 
 from draughts_engine.notation import ALGEBRAIC
 from draughts_engine.variants import UnknownVariantError, get_variant
-from protocol.play.records import DraughtsRecord, new_record
+from protocol.play.records import DraughtsRecord, LoadError, new_record
 
 __all__ = ["render_index", "board_svg", "BOARD_MARK"]
 
@@ -34,7 +34,7 @@ def _record(variant: Optional[str], fen: Optional[str]) -> DraughtsRecord:
             record = new_record(name, fen)
             if isinstance(record, DraughtsRecord):
                 return record
-        except Exception:  # a bad FEN: the start position (the page will say what was wrong)
+        except LoadError:  # a bad FEN: the start position (the page will say what was wrong)
             pass
     record = new_record(name, None)
     assert isinstance(record, DraughtsRecord)
