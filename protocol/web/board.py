@@ -289,8 +289,8 @@ class WebBoard:
             self._next_job = "analyse"
             return
         # A finished game: its last position is still worth a look. Where moves remain (a
-        # draw by a rule, a result read from a PDN) an engine analyses the position as such,
-        # in a game of its own; where none does, the result is the evaluation.
+        # draw by repetition or another rule) an engine analyses the position as such, in a
+        # game of its own; where none does, the result is the evaluation.
         if self.controller.record.position.legal_moves():
             analyst = GameController(self.controller.variant,
                                      white=self._player_spec("white"),
