@@ -74,6 +74,8 @@ def open_page(page: Page, web, query: str = "") -> None:
     page.wait_for("document.querySelectorAll('svg#board [data-square]').length > 0 "
                   "&& document.querySelector('#status').textContent.includes('to move')",
                   WAIT, "the board")
+    # the live board has taken the place of the one drawn into the page: one board, no other
+    assert page.evaluate("document.querySelectorAll('svg#board').length") == 1
 
 
 def set_fen(page: Page, fen: str, square: int, piece_code: str) -> None:
