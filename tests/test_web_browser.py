@@ -309,6 +309,14 @@ def test_a_refused_fen_stays_in_the_box_with_the_reason(page, web):
     assert page.evaluate(f"{FEN_BOX}.value") == "W:W28:B23" and page.evaluate(FEN_ERROR) == ""
 
 
+def test_a_link_with_a_refused_fen_opens_the_start_with_the_fen_in_the_box(page, web):
+    open_page(page, web, "?variant=english&fen=W:W99:B1&level=1")
+    assert page.evaluate("document.querySelectorAll('svg#board [data-square]').length") == 32
+    assert piece(page, 1) == "b" and piece(page, 32) == "w"
+    assert page.evaluate(f"{FEN_BOX}.value") == "W:W99:B1" and "99" in page.evaluate(FEN_ERROR)
+    assert page.evaluate("document.getElementById('sel-black').value") == "human"
+
+
 def test_fen_load_and_a_capture_chosen_square_by_square(page, web):
     open_page(page, web, "?black=human")
     set_fen(page, "W:WK47:B14,19,29,31,42", 47, "W")

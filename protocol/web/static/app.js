@@ -558,6 +558,23 @@ function wireControls() {
   });
 }
 
+/* The board of the page's link. A FEN in the link that the server refuses is treated like one
+ * typed into the FEN box: the board opens at the variant's start, and the FEN waits in the box
+ * with the reason, to be corrected. */
+async function openLinkedBoard(settings) {
+  try {
+    await openBoard(settings);
+  } catch (error) {
+    if (!(error.status === 400 && settings.fen)) throw error;
+    const fen = settings.fen;
+    delete settings.fen;
+    await openBoard(settings);
+    page.fenDraft = fen;
+    $("txt-fen").value = fen;
+    showFenError(error.message);
+  }
+}
+
 async function start() {
   page.board = new BoardView($("board-holder"), (move) => act("move", {move}),
                              (text) => showMessage(text));
@@ -566,7 +583,7 @@ async function start() {
     page.info = await api("GET", "/api/info");
     fillControls(page.info);
     wireControls();
-    await openBoard(settingsFromUrl());
+    await openLinkedBoard(settingsFromUrl());
     setInterval(heartbeat, HEARTBEAT_MS);
   } catch (error) {
     $("status").textContent = `Cannot open a board: ${error.message}`;
