@@ -82,7 +82,6 @@ class Connection:
         self.sock = sock
         self.address = address
         self.buffer = bytearray()
-        self.requests = 0
         self.deadline = 0.0          # while waiting: when it is closed
         self.read_by = float("inf")  # while answered: when reading the request must be done
         self.io_timeout: Optional[float] = None  # the socket's timeout while answered
@@ -377,7 +376,6 @@ class ConnectionPool:
                 if self._log is not None:
                     self._log(f"connection from {_host(connection.address)} failed: "
                               f"{type(error).__name__}: {error}")
-            connection.requests += 1
             if keep and not self._stopping:
                 connection.deadline = self._clock() + self.limits.keepalive_timeout
                 self._hand_to_waiter(connection)
