@@ -28,12 +28,9 @@ directions of :class:`~.rules.GeneratorRules` (men square by square), the
 precedence by value of :mod:`.precedence`; the entry points are the general
 family's of :mod:`.generator`, with this module's ``play``.
 
-Names bound in the closures below: ``board``, ``top``, ``bottom`` as in
-:class:`~.rules.GeneratorRules`; ``steps`` the ``(shift, sources)`` pairs that
-move a mask one step in each direction of
-:data:`~.rules.EIGHT_WAY` (``sources``: the squares that have a neighbour that
-way, so a shift never wraps round a row); ``empty``, ``own``, ``opp``,
-``own_kings``, ``men`` as in :mod:`.masks`.
+Which pieces can capture: :func:`~.masks.make_stepwise_capture_sources`
+(with Turkish).  Here: the king-move state, the quiet moves without the
+blocked king, and ``play``.
 """
 from __future__ import annotations
 
@@ -42,7 +39,7 @@ from typing import List, Tuple
 from ..variants import Variant
 from .captures import make_capture_search
 from .family import make_capture_paths, make_captures, make_general_family
-from .masks import make_has_quiet
+from .masks import make_has_quiet, make_stepwise_capture_sources
 from .quiet import make_count_quiet, make_quiet_moves
 from .rules import EIGHT_WAY, GeneratorRules, RawMove
 from .tables import MoveTables
@@ -84,56 +81,11 @@ class FrisianGenerator:
         rules = GeneratorRules(variant)
         self.geometry = rules.geometry
         tables = MoveTables(rules)
-        board, top, bottom = rules.board, rules.top, rules.bottom
-        neighbour = rules.neighbour
-        geo = rules.geometry
-        shifts = (-(geo.half + 1), -geo.half, geo.half, geo.half + 1,
-                  -(2 * geo.half + 1), 2 * geo.half + 1, -1, 1)
-        steps = tuple((shifts[d], geo.mask_of(geo.square_of_index[i] for i in range(rules.bits)
-                                              if neighbour[d][i] >= 0))
-                      for d in DIRECTIONS)
+        capture_sources = make_stepwise_capture_sources(rules)
         limit = variant.king_move_limit
         generic_quiet = make_quiet_moves(rules, tables)
         generic_count_quiet = make_count_quiet(rules)
         generic_has_quiet = make_has_quiet(rules)
-
-        def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
-            """The side to move's pieces that can capture (all its kings if one can)."""
-            empty = board ^ white ^ black
-            if white_to_move:
-                own, opp = white, black
-            else:
-                own, opp = black, white
-            own_kings = own & kings
-            men = own ^ own_kings
-            src = 0
-            for s, ok in steps:
-                if s > 0:
-                    # a man at x jumps to x + 2s over x + s; walk back from the landings
-                    src |= men & ok & ((((empty >> s) & ok & opp) >> s))
-                else:
-                    src |= men & ok & ((((empty << -s) & ok & opp) << -s))
-            if own_kings and king_can_capture(own_kings, opp, empty):
-                src |= own_kings
-            return src
-
-        def king_can_capture(own_kings: int, opp: int, empty: int) -> bool:
-            """Whether one of ``own_kings`` can capture (all of them slide at once)."""
-            for s, ok in steps:
-                if s > 0:
-                    t = (own_kings & ok) << s
-                    while t:
-                        if (((t & opp & ok) << s) & empty):
-                            return True
-                        t = ((t & empty & ok) << s)
-                else:
-                    s = -s
-                    t = (own_kings & ok) >> s
-                    while t:
-                        if (((t & opp & ok) >> s) & empty):
-                            return True
-                        t = ((t & empty & ok) >> s)
-            return False
 
         def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
             """Whether the side to move must capture."""

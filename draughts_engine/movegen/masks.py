@@ -21,7 +21,8 @@ from typing import Callable
 
 from .rules import GeneratorRules
 
-__all__ = ["make_capture_sources", "make_has_capture", "make_has_quiet"]
+__all__ = ["make_capture_sources", "make_stepwise_capture_sources", "make_king_can_capture",
+           "make_has_capture", "make_has_quiet"]
 
 def make_capture_sources(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:
     """``capture_sources(white, black, kings, white_to_move) -> int``.
@@ -100,6 +101,66 @@ def _make_sources_men_spare_kings(rules: GeneratorRules) -> Callable[[int, int, 
             men_src = (own ^ own_kings) & ((((empty >> half1) & victims) >> half1)
                                            | (((empty >> half) & victims) >> half))
         return men_src | (own_kings & (up | down))
+
+    return capture_sources
+
+
+def make_king_can_capture(rules: GeneratorRules) -> Callable[[int, int, int], bool]:
+    """``king_can_capture(own_kings, opp, empty) -> bool`` for flying kings, direction by
+    direction of ``rules.steps``: whether one of ``own_kings`` can capture (all of them
+    slide at once).  ``s`` a step's shift, ``ok`` its source squares
+    (:attr:`~.rules.GeneratorRules.steps`)."""
+    if not rules.flying:
+        raise ValueError("the stepwise king slide is written for flying kings")
+    king_steps = tuple(rules.steps[d] for d in rules.directions)
+
+    def king_can_capture(own_kings: int, opp: int, empty: int) -> bool:
+        for s, ok in king_steps:
+            if s > 0:
+                t = (own_kings & ok) << s
+                while t:
+                    if ((t & opp & ok) << s) & empty:
+                        return True
+                    t = (t & empty & ok) << s
+            else:
+                s = -s
+                t = (own_kings & ok) >> s
+                while t:
+                    if ((t & opp & ok) >> s) & empty:
+                        return True
+                    t = (t & empty & ok) >> s
+        return False
+
+    return king_can_capture
+
+
+def make_stepwise_capture_sources(rules: GeneratorRules) -> Callable[[int, int, int, bool], int]:
+    """``capture_sources`` of the eight-way family (Frisian), direction by direction of
+    ``rules.steps``: men jump in their directions, flying kings slide in all of the
+    board's (all the side's kings are included when one can capture)."""
+    board = rules.board
+    white_men = tuple(rules.steps[d] for d in rules.white_men_dirs)
+    black_men = tuple(rules.steps[d] for d in rules.black_men_dirs)
+    king_can_capture = make_king_can_capture(rules)
+
+    def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
+        empty = board ^ white ^ black
+        if white_to_move:
+            own, opp, men_steps = white, black, white_men
+        else:
+            own, opp, men_steps = black, white, black_men
+        own_kings = own & kings
+        men = own ^ own_kings
+        src = 0
+        for s, ok in men_steps:
+            # a man at x jumps to x + 2s over x + s: walk back from the empty landings
+            if s > 0:
+                src |= men & ok & (((empty >> s) & ok & opp) >> s)
+            else:
+                src |= men & ok & (((empty << -s) & ok & opp) << -s)
+        if own_kings and king_can_capture(own_kings, opp, empty):
+            src |= own_kings
+        return src
 
     return capture_sources
 

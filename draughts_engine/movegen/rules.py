@@ -59,6 +59,12 @@ def eight_way_tables(geo: Geometry) -> Tuple[tuple, tuple]:
     return tuple(tuple(n) for n in neighbour), tuple(tuple(r) for r in ray)
 
 
+def _step(geo: Geometry, near: Tuple[int, ...]) -> Tuple[int, int]:
+    """``(shift, sources)`` of the direction whose neighbour table is ``near``."""
+    sources = [i for i, j in enumerate(near) if j >= 0]
+    return near[sources[0]] - sources[0], sum(1 << i for i in sources)
+
+
 class GeneratorRules:
     """The rule flags of one variant and the shifts of its board, as plain attributes.
 
@@ -74,7 +80,10 @@ class GeneratorRules:
       in direction ``d`` (-1 off the board), and all of them along the ray, nearest first;
     * ``reverse[d]``: the opposite direction (``reverse[-1] == -1``: "came from nowhere");
     * ``men_by_masks``: men's first jumps are diagonal shifts of whole-board masks (not
-      in the orthogonal families, whose men are searched square by square).
+      in the orthogonal families, whose men are searched square by square);
+    * ``steps[d]``: ``(shift, sources)``: one step in direction ``d`` moves a mask by
+      ``shift`` bits (``x << shift``, a right shift when negative); ``sources``: the
+      squares that have a neighbour that way (so a shift never wraps round a row).
 
     Rules (from :class:`~draughts_engine.variants.Variant`):
 
@@ -137,6 +146,7 @@ class GeneratorRules:
             self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
         #: Men's first jumps can be found on whole-board diagonal shifts (not Frisian, Turkish).
         self.men_by_masks = self.directions == ALL_DIRECTIONS
+        self.steps = tuple(_step(geo, near) for near in self.neighbour)
         precedence = variant.precedence
         if variant.capture_king_value != 100:  # a captured king weighs more than a man
             precedence = tuple("value" if c == "pieces" else c for c in precedence)

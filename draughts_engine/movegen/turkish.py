@@ -21,9 +21,10 @@ The rules (docs/variants-orthogonal.md):
 
 The capture search is the rich one of :mod:`.captures` (pieces removed as they
 are jumped) with the rows and columns of :class:`~.rules.GeneratorRules`, the
-majority rule of :mod:`.precedence`; the entry points and ``play`` are the
-general family's of :mod:`.generator`.  Here: which pieces can capture, and the
-quiet moves.
+majority rule of :mod:`.precedence`; the kings' slide is
+:func:`~.masks.make_king_can_capture` (with Frisian); the entry points and
+``play`` are the general family's of :mod:`.family`.  Here: the men's jumps on
+masks and the quiet moves.
 
 Names bound in the closures below: ``board`` the playable squares, ``stride``
 the vertical shift, ``top``/``bottom`` the promotion rows of White/Black;
@@ -38,6 +39,7 @@ from ..bitboard import popcount
 from ..variants import Variant
 from .captures import make_rich_capture_search
 from .family import make_capture_paths, make_captures, make_general_family, play
+from .masks import make_king_can_capture
 from .rules import GeneratorRules, RawMove
 
 __all__ = ["TurkishGenerator"]
@@ -55,39 +57,24 @@ class TurkishGenerator:
         self.play = play
         board, stride, top, bottom = geo.board, geo.stride, geo.top_row, geo.bottom_row
 
+        king_can_capture = make_king_can_capture(rules)
+
         def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
-            """The side to move's pieces that can capture (all its kings if one can)."""
+            """The side to move's pieces that can capture (all its kings if one can); the
+            men's jumps written out (forward and sideways)."""
             empty = board ^ white ^ black
             if white_to_move:
-                own, opp = white, black
-            else:
-                own, opp = black, white
-            own_kings = own & kings
-            men = own ^ own_kings
-            if white_to_move:
+                men, opp = white & ~kings, black
                 src = men & ((((empty << stride) & opp) << stride) | (((empty << 1) & opp) << 1)
                              | (((empty >> 1) & opp) >> 1))
             else:
+                men, opp = black & ~kings, white
                 src = men & ((((empty >> stride) & opp) >> stride) | (((empty << 1) & opp) << 1)
                              | (((empty >> 1) & opp) >> 1))
+            own_kings = (white if white_to_move else black) & kings
             if own_kings and king_can_capture(own_kings, opp, empty):
                 src |= own_kings
             return src
-
-        def king_can_capture(own_kings: int, opp: int, empty: int) -> bool:
-            """Whether one of ``own_kings`` can capture (slide all of them at once)."""
-            for s in (stride, 1):
-                t = own_kings >> s
-                while t:
-                    if ((t & opp) >> s) & empty:
-                        return True
-                    t = (t & empty) >> s
-                t = own_kings << s
-                while t:
-                    if ((t & opp) << s) & empty:
-                        return True
-                    t = (t & empty) << s
-            return False
 
         def has_capture(white: int, black: int, kings: int, white_to_move: bool) -> bool:
             """Whether the side to move must capture."""
