@@ -39,6 +39,7 @@ from typing import List, Tuple
 from ..variants import Variant
 from .captures import make_capture_search
 from .family import make_capture_paths, make_captures, make_general_family
+from .family import play as play_board
 from .masks import make_has_quiet, make_stepwise_capture_sources
 from .quiet import make_count_quiet, make_quiet_moves
 from .rules import EIGHT_WAY, GeneratorRules, RawMove
@@ -120,26 +121,17 @@ class FrisianGenerator:
         def play(white: int, black: int, kings: int, white_to_move: bool,
                  move: RawMove) -> Tuple[int, int, int]:
             """``(white, black, kings)`` after ``move``, the king-move state updated."""
-            origin, dest, captured, promotes = move
+            origin, dest, captured, _ = move
             state = kings >> STATE_SHIFT
             kings &= BOARD_BITS
             king_move = kings & origin and not captured
-            if captured:
-                kings &= ~captured
-            if kings & origin:
-                kings ^= origin ^ dest
-            elif promotes:
-                kings |= dest
-            if white_to_move:
-                white ^= origin ^ dest
-                black ^= captured
-                own, other, own_shift, other_shift = white, black, 0, 8
-            else:
-                white ^= captured
-                black ^= origin ^ dest
-                own, other, own_shift, other_shift = black, white, 8, 0
+            white, black, kings = play_board(white, black, kings, white_to_move, move)
             if not (state or king_move):
                 return white, black, kings
+            if white_to_move:
+                own, other, own_shift, other_shift = white, black, 0, 8
+            else:
+                own, other, own_shift, other_shift = black, white, 8, 0
             mine = (state >> own_shift) & 0xFF
             theirs = (state >> other_shift) & 0xFF
             if king_move and own & ~kings:

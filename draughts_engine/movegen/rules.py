@@ -126,24 +126,24 @@ class GeneratorRules:
         self.men_back = variant.men_capture_backwards
         self.majority = variant.majority_capture
         self.promote_in_capture = variant.promote_during_capture
+        tables = geo.neighbour, geo.ray
+        directions: Tuple[int, ...]
         if variant.all_squares:  # Turkish: rows and columns only
-            self.directions: Tuple[int, ...] = ORTHOGONAL
-            self.neighbour, self.ray = geo.neighbour, geo.ray
-            self.reverse: Tuple[int, ...] = ORTHOGONAL_REVERSE + (-1,)
+            directions, reverse = ORTHOGONAL, ORTHOGONAL_REVERSE
             sideways = (LEFT, RIGHT) if variant.men_move_sideways else ()
-            self.white_men_dirs: Tuple[int, ...] = (UP,) + sideways
-            self.black_men_dirs: Tuple[int, ...] = (DOWN,) + sideways
+            white_men, black_men = (UP,) + sideways, (DOWN,) + sideways
         elif variant.orthogonal_captures:  # Frisian: diagonals, rows and columns
-            self.directions = EIGHT_WAY
-            self.neighbour, self.ray = eight_way_tables(geo)
-            self.reverse = EIGHT_WAY_REVERSE + (-1,)
-            self.white_men_dirs = self.black_men_dirs = EIGHT_WAY
+            directions, reverse = EIGHT_WAY, EIGHT_WAY_REVERSE
+            white_men = black_men = EIGHT_WAY
+            tables = eight_way_tables(geo)
         else:
-            self.directions = ALL_DIRECTIONS
-            self.neighbour, self.ray = geo.neighbour, geo.ray
-            self.reverse = REVERSE + (-1,)
-            self.white_men_dirs = ALL_DIRECTIONS if self.men_back else (0, 1)
-            self.black_men_dirs = ALL_DIRECTIONS if self.men_back else (2, 3)
+            directions, reverse = ALL_DIRECTIONS, REVERSE
+            white_men = ALL_DIRECTIONS if self.men_back else (0, 1)
+            black_men = ALL_DIRECTIONS if self.men_back else (2, 3)
+        self.directions = directions
+        self.neighbour, self.ray = tables
+        self.reverse = reverse + (-1,)
+        self.white_men_dirs, self.black_men_dirs = white_men, black_men
         #: Men's first jumps can be found on whole-board diagonal shifts (not Frisian, Turkish).
         self.men_by_masks = self.directions == ALL_DIRECTIONS
         self.steps = tuple(_step(geo, near) for near in self.neighbour)

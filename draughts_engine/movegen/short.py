@@ -29,6 +29,7 @@ from typing import Callable, List
 from ..bitboard import popcount
 from ..runtime import TRACED
 from .captures import CaptureSearch
+from .quiet import make_quiet_moves
 from .rules import NULL_MOVE, Family, GeneratorRules, RawMove
 from .tables import MoveTables
 
@@ -193,23 +194,22 @@ def make_short_moves(rules: GeneratorRules, tables: MoveTables, captures: Captur
                      ) -> Callable[[int, int, int, bool], List[RawMove]]:
     """``moves(white, black, kings, white_to_move) -> list`` for the English family.
 
-    Men's captures come from ``short_men_captures``, kings' steps one by one; a
-    side with kings and a capture goes to the general ``all_captures``.  Men's
-    steps come, with ``chunked`` (CPython's shape), from the chunk tables: whole
-    masks at a time, eight tuples unpacked into the list; without (PyPy's shape,
-    ``tables`` built without chunks), one bit at a time from the step tables, a
-    loop the JIT compiles (unpacking tuples is slow there).  The same moves in the
-    same order: left steps in bit order, then right steps.  This is the one part of
-    the generator written in two shapes (English perft: the chunks are 8% faster on
-    CPython, the bit loops 33% faster on PyPy).
+    Men's captures come from ``short_men_captures``; a side with kings and a
+    capture goes to the general ``all_captures``.  The quiet moves come, with
+    ``chunked`` (CPython's shape), from the chunk tables: men's steps whole masks
+    at a time, eight tuples unpacked into the list, then kings' steps one by one;
+    without (PyPy's shape, ``tables`` built without chunks), from the general
+    ``quiet_moves`` of :mod:`.quiet`, one bit at a time, loops the JIT compiles
+    (unpacking tuples is slow there).  The same moves in the same order.  This is
+    the one part of the generator written in two shapes (English perft: the
+    chunks are 8% faster on CPython, the bit loops 33% faster on PyPy).
     """
     board, half, half1, top, bottom = rules.board, rules.half, rules.half1, rules.top, rules.bottom
     all_captures = captures.all_captures
     white_jumps, white_hops = tables.white_jumps, tables.white_hops
     black_jumps, black_hops = tables.black_jumps, tables.black_hops
-    white_left, white_right = tables.white_step_left, tables.white_step_right
-    black_left, black_right = tables.black_step_left, tables.black_step_right
     chunk = tables.chunk
+    quiet_moves = make_quiet_moves(rules, tables)
 
     def moves_short(white: int, black: int, kings: int, white_to_move: bool,
                     board: int = board, half: int = half, half1: int = half1,
@@ -234,9 +234,11 @@ def make_short_moves(rules: GeneratorRules, tables: MoveTables, captures: Captur
                 onward = (((empty << half1) & black) << half1) | (((empty << half) & black) << half)
                 short_men_captures(jl, jr, black, empty, onward, white_jumps, white_hops, top, out)
                 return out
+            if not chunked:
+                return quiet_moves(white, black, kings, True)
             men = white ^ own_kings
             tl, tr = (men >> half1) & empty, (men >> half) & empty
-            chunks, left, right = white_chunks, white_left, white_right
+            chunks = white_chunks
         else:
             own_kings = black & kings
             jl = (((black << half1) & white) << half1) & empty
@@ -252,24 +254,15 @@ def make_short_moves(rules: GeneratorRules, tables: MoveTables, captures: Captur
                 short_men_captures(jl, jr, white, empty, onward, black_jumps, black_hops, bottom,
                                    out)
                 return out
+            if not chunked:
+                return quiet_moves(white, black, kings, False)
             men = black ^ own_kings
             tl, tr = (men << half1) & empty, (men << half) & empty
-            chunks, left, right = black_chunks, black_left, black_right
-        if chunked:
-            (l0, l1, l2, l3), (r0, r1, r2, r3) = chunks
-            out = [*l0[tl & mask], *l1[(tl >> chunk) & mask], *l2[(tl >> chunk2) & mask],
-                   *l3[tl >> chunk3], *r0[tr & mask], *r1[(tr >> chunk) & mask],
-                   *r2[(tr >> chunk2) & mask], *r3[tr >> chunk3]]
-        else:
-            out = []
-            while tl:
-                b = tl & -tl
-                tl ^= b
-                out.append(left[b])
-            while tr:
-                b = tr & -tr
-                tr ^= b
-                out.append(right[b])
+            chunks = black_chunks
+        (l0, l1, l2, l3), (r0, r1, r2, r3) = chunks
+        out = [*l0[tl & mask], *l1[(tl >> chunk) & mask], *l2[(tl >> chunk2) & mask],
+               *l3[tl >> chunk3], *r0[tr & mask], *r1[(tr >> chunk) & mask],
+               *r2[(tr >> chunk2) & mask], *r3[tr >> chunk3]]
         if own_kings:
             append = out.append
             for s in (half1, half):
