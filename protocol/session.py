@@ -107,14 +107,8 @@ class Session:
 
     # ---- search ---------------------------------------------------------------------
     def search_limits(self, limits: SearchLimits) -> SearchLimits:
-        """``limits`` as this session searches them: with its move overhead.
-
-        Raises :class:`SessionError` for limits the chosen search cannot honour.
-        """
-        algorithm = str(self.options["Search"])
-        if algorithm != "pvs" and (limits.depth is None or limits.nodes is not None
-                                   or limits.is_timed or limits.infinite or limits.ponder):
-            raise SessionError(f"{algorithm} search supports only go depth N")
+        """``limits`` as this session searches them: with its move overhead (every search,
+        the classic ones included, obeys every limit through one budget)."""
         return dataclasses.replace(limits, move_overhead_ms=int(self.options["MoveOverhead"]))
 
     def search(self, limits: SearchLimits, on_info: InfoCallback,

@@ -229,3 +229,53 @@ def test_pruning_visits_fewer_nodes(game: str, results: Dict[str, Any]) -> None:
             totals[name] += nodes[name]
     assert totals["alphabeta"] < totals["minimax"], totals
     assert totals["negascout"] < totals["minimax"], totals
+
+
+# ---------------------------------------------------------------------------
+# The classic searches under the engine's one budget (every limit, through Searcher).
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negascout"])
+def test_a_classic_search_stops_at_its_node_limit_and_reports_them_all(algorithm: str) -> None:
+    from draughts_engine.position import Position
+    from draughts_engine.search.engine import Searcher
+    from draughts_engine.search.limits import SearchLimits
+
+    infos: List[Any] = []
+    result = Searcher(algorithm=algorithm).search(
+        Position.start("international"), SearchLimits(depth=30, nodes=3000), on_info=infos.append)
+    assert result.nodes == 3000 and infos[-1].nodes == 3000
+    assert result.best_move in Position.start("international").legal_moves()
+
+
+def test_a_classic_search_without_a_depth_uses_its_node_limit_in_full() -> None:
+    """Only a search with no limit at all gets the default depth; ``nodes`` alone is a limit."""
+    from draughts_engine.position import Position
+    from draughts_engine.search.engine import DEFAULT_CLASSIC_DEPTH, Searcher
+    from draughts_engine.search.limits import SearchLimits
+
+    start = Position.start("english")
+    limited = Searcher(algorithm="alphabeta").search(start, SearchLimits(nodes=20000))
+    assert limited.nodes == 20000 and limited.depth > DEFAULT_CLASSIC_DEPTH
+    bare = Searcher(algorithm="alphabeta").search(start, SearchLimits())
+    assert bare.depth == DEFAULT_CLASSIC_DEPTH
+
+
+def test_a_classic_ponder_search_ends_after_its_ponderhit() -> None:
+    import threading
+
+    from draughts_engine.position import Position
+    from draughts_engine.search.engine import Searcher
+    from draughts_engine.search.limits import SearchLimits
+
+    searcher = Searcher(algorithm="negamax")
+    done: List[Any] = []
+    thread = threading.Thread(target=lambda: done.append(searcher.search(
+        Position.start("english"), SearchLimits(ponder=True, depth=2))), daemon=True)
+    thread.start()
+    thread.join(0.5)
+    assert thread.is_alive()  # pondering: no end before the ponderhit
+    searcher.ponderhit()
+    thread.join(60)
+    # it searched on past depth 2 while pondering; the ponderhit ends it (as the engine's)
+    assert not thread.is_alive() and done[0].depth >= 2

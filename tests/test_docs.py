@@ -563,7 +563,11 @@ def _resolves(dotted: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize("path", DOC_FILES)
+HISTORY_FILES = frozenset({"docs/benchmarks-history.md"})
+"""Dated records: they name files as they were then (BENCHMARKS.md names today's)."""
+
+
+@pytest.mark.parametrize("path", sorted(set(DOC_FILES) - HISTORY_FILES))
 def test_files_and_modules_named_in_the_docs_exist(path: str) -> None:
     text = _read(path)
     missing = []

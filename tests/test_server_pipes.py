@@ -187,3 +187,11 @@ def test_the_readme_pipe_example_prints_what_the_readme_says() -> None:
     bestmoves = [line for line in lines if line.startswith("bestmove")]
     assert len(bestmoves) == 2 and bestmoves[0] == "bestmove 11-15 ponder 23-18"
     assert "`" + bestmoves[0] + "`" in readme
+
+
+def test_a_classic_search_takes_every_go_limit() -> None:
+    lines = _piped("setoption name Search value alphabeta\ngo nodes 2000\ngo movetime 100\n"
+                   "go wtime 1000 btime 1000\n")
+    assert not [line for line in lines if line.startswith("error")], lines
+    assert len([line for line in lines if line.startswith("bestmove")]) == 3
+    assert [line for line in lines if line.startswith("info depth")][0].split()[1] == "1"

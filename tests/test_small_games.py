@@ -281,3 +281,12 @@ def test_tatedrez_illegal_moves() -> None:
         moving.parse_move("a1-a3")  # the rook may not jump over the bishop on a2
     with pytest.raises(IllegalMoveError, match="'c1-b1'"):
         moving.parse_move("c1-b1")  # no captures, and bishops move diagonally
+
+
+def test_a_small_game_search_stops_at_its_node_limit() -> None:
+    from draughts_engine.search.generic import search_game_state
+    from draughts_engine.search.limits import SearchLimits
+
+    infos: list = []
+    result = search_game_state(Tatedrez.start(), SearchLimits(nodes=5000), on_info=infos.append)
+    assert result.nodes == 5000 and infos[-1].nodes == 5000

@@ -187,7 +187,8 @@ class Searcher:
                         on_info: Optional[Callable[[SearchInfo], None]],
                         stop: Optional[threading.Event]) -> SearchResult:
         """A classic search, one ply deeper at a time, under a :class:`~.budget.SearchBudget`
-        (the depth limit :data:`DEFAULT_CLASSIC_DEPTH` when the limits give none).
+        (the depth limit :data:`DEFAULT_CLASSIC_DEPTH` when the limits give no depth, nodes,
+        time or infinite limit).
 
         Each completed depth is reported; a cut iteration adds a last report that counts
         its nodes too.  The best move of the last completed depth is played (the first
@@ -198,9 +199,14 @@ class Searcher:
         legal = state.legal_moves()
         if not legal:
             return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
+        # A full-width search without any limit of its own would not end: the default depth
+        # stands in for one (never for a node, time or infinite limit, which end it).
+        unlimited = (limits.depth is None and limits.nodes is None and not limits.is_timed
+                     and not limits.infinite)
         budget = SearchBudget(limits, position.white_to_move,
                               stop if stop is not None else threading.Event(), self._ponderhit,
-                              start, default_depth=DEFAULT_CLASSIC_DEPTH)
+                              start,
+                              default_depth=DEFAULT_CLASSIC_DEPTH if unlimited else MAX_DEPTH)
         done = 0  # nodes of the completed iterations
 
         def poll(nodes: int) -> Optional[int]:  # nodes: of the running iteration
