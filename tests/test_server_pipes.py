@@ -194,4 +194,4 @@ def test_a_classic_search_takes_every_go_limit() -> None:
                    "go wtime 1000 btime 1000\n")
     assert not [line for line in lines if line.startswith("error")], lines
     assert len([line for line in lines if line.startswith("bestmove")]) == 3
-    assert [line for line in lines if line.startswith("info depth")][0].split()[1] == "1"
+    assert [line for line in lines if line.startswith("info depth")][0].split()[2] == "1"
