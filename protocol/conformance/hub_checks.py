@@ -25,6 +25,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from draughts_engine.game import Game
 from draughts_engine.position import Position
 from draughts_engine.variants import get_variant
+from protocol.client import children
 
 from .errors import CheckFailed, fail
 from .hub_session import HubFatal, HubSession, check_search, command_of, max_depth, pairs_of
@@ -350,12 +351,16 @@ def hub_end_of_input(ctx: HubContext) -> str:
     """A new process given only 'hub' exits with status 0 when its input closes."""
     process = subprocess.Popen(list(ctx.command), cwd=ctx.cwd, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    watched = children.watch(process.pid, group=False)  # ends with the suite, however it ends
     try:
         out, _ = process.communicate(b"hub\n", timeout=ctx.timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
         raise fail(f"still running {ctx.timeout:g} s after its input closed") from None
+    finally:
+        if watched:
+            children.release(process.pid)
     if process.returncode != 0:
         raise fail(f"exit status {process.returncode} at end of input")
     if b"wait" not in out:
