@@ -25,6 +25,8 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from protocol.usage import UsageError, UsageParser  # noqa: E402
+
 from draughts_engine.endgame.build import solve  # noqa: E402
 from draughts_engine.endgame.material import (InvalidMaterialError, Material,  # noqa: E402
                                               materials_up_to, unsupported_reason)
@@ -39,17 +41,8 @@ MAX_PIECES = 5
 PROG = "build_endgames"
 
 
-class UsageError(Exception):
-    """Bad command line: reported as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG,
+    parser = UsageParser(prog=PROG,
                      description="Build endgame databases (win/draw/loss with distances).")
     parser.add_argument("--variant", required=True,
                         help=f"one of {', '.join(variant_names())} (aliases accepted)")

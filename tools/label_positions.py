@@ -38,7 +38,9 @@ from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
 from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
-from tune_eval import UsageError, _Parser, labelled_positions, quiet_pool  # noqa: E402  (one tool's parts)
+from tune_eval import labelled_positions, quiet_pool  # noqa: E402  (one tool's parts)
+
+from protocol.usage import UsageError, UsageParser  # noqa: E402
 
 DECIDED = 2000
 """The score written for a position whose search found a win (its negation: a loss)."""
@@ -65,7 +67,7 @@ def score_positions(task: Tuple[str, int, List[RawPosition]]) -> List[Tuple[RawP
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser = _Parser(prog="label_positions.py", description=__doc__.split("\n\n")[0])
+    parser = UsageParser(prog="label_positions.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", help="PDN files (gzip when the name ends in .gz)")
     parser.add_argument("--variant", default="english")
     parser.add_argument("--depth", type=int, default=6)

@@ -40,17 +40,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from protocol.usage import UsageError, UsageParser  # noqa: E402
+
 WORKTREE = "WORKTREE"
 """The ref name that means this checkout's files as they are."""
-
-
-class UsageError(Exception):
-    """Bad usage: reported as one line, exit status 2."""
 
 
 class Interrupted(Exception):
@@ -101,13 +99,8 @@ class SignalRelay:
                 pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = _Parser(prog="sprt.py", description=__doc__.split("\n\n")[0])
+    parser = UsageParser(prog="sprt.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main", help="the reference: a git ref or WORKTREE "
                         "(default main)")
     parser.add_argument("--new", required=True, help="the change: a git ref, or WORKTREE for "

@@ -41,10 +41,12 @@ import random
 import signal
 import sys
 import time
-from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from protocol.usage import UsageError, UsageParser  # noqa: E402
 
 from draughts_engine.eval import evaluation_names, evaluator  # noqa: E402
 from draughts_engine.eval.tuned import feature_names, features, fitted_weights  # noqa: E402
@@ -66,10 +68,6 @@ MAX_OPENING_TRIES = 2000
 SCORED_TERMINATIONS = {"normal", "adjudication"}
 """The ``Termination`` tags of games whose result ``fit`` learns from (a game without the tag
 counts as normal; a forfeit says nothing about its positions)."""
-
-
-class UsageError(Exception):
-    """Reported as one line, exit status 2."""
 
 
 class NoOpeningError(Exception):
@@ -104,11 +102,6 @@ def quiet_pool(processes: int) -> Iterator["multiprocessing.pool.Pool"]:
         if mask is not None:
             mask(signal.SIG_UNBLOCK, {signal.SIGINT})
         yield pool
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 # ---------------------------------------------------------------------------
@@ -511,7 +504,7 @@ def fit(args: argparse.Namespace) -> int:
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser = _Parser(prog="tune_eval.py", description=__doc__.split("\n\n")[0])
+    parser = UsageParser(prog="tune_eval.py", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("selfplay", help="self-play games to PDN")
     play.add_argument("--variant", default="english")

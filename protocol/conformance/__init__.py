@@ -73,7 +73,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: 
         CheckFailed,
         CheckSkipped,
         ConformanceError,
-        EngineStartError,
+        EngineCommandError,
         MoveTextError,
         SetupError,
         UsageError,
@@ -95,7 +95,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: 
 __all__ = [
     "ConformanceError",
     "UsageError",
-    "EngineStartError",
+    "EngineCommandError",
     "CheckFailed",
     "CheckSkipped",
     "SetupError",

@@ -17,6 +17,8 @@ from typing import FrozenSet, List, NoReturn, Optional, Sequence, Set, TextIO, T
 
 from draughts_engine import variant_names
 
+from protocol.usage import UsageParser
+
 from .catalog import CHECKS, select_checks
 from .config import (
     DEFAULT_STOP_THRESHOLD_MS,
@@ -42,12 +44,9 @@ class _HelpShown(Exception):
     """``--help`` was printed: exit with status 0."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of printing usage and exiting, so that every error is one
-    line (and ``main`` can be called from Python)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see --help)")
+class _Parser(UsageParser):
+    """A :class:`~protocol.usage.UsageParser` whose ``--help`` does not exit the process
+    either (``main`` can be called from Python)."""
 
     def exit(self, status: int = 0, message: Optional[str] = None) -> NoReturn:
         if status:

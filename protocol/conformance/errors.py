@@ -1,7 +1,8 @@
 """The suite's exception classes: what went wrong, named for who is to blame.
 
-* :class:`UsageError`: the command line is wrong (exit status 2).
-* :class:`EngineStartError`: the engine command cannot be executed at all (a bad path, not
+* :class:`UsageError` (:mod:`protocol.usage`, shared by every command line): the command line
+  is wrong (exit status 2).
+* :class:`EngineCommandError`: the engine command cannot be executed at all (a bad path, not
   executable); a usage error too (exit status 2).
 * :class:`SetupError`: the engine runs but cannot be handshaken or switched to the variant under
   test; the run stops after the check that found it.
@@ -11,10 +12,12 @@
 
 from __future__ import annotations
 
+from protocol.usage import UsageError
+
 __all__ = [
     "ConformanceError",
     "UsageError",
-    "EngineStartError",
+    "EngineCommandError",
     "CheckFailed",
     "CheckSkipped",
     "SetupError",
@@ -27,11 +30,7 @@ class ConformanceError(Exception):
     """Base of the suite's errors."""
 
 
-class UsageError(ConformanceError):
-    """Bad command-line arguments (exit status 2)."""
-
-
-class EngineStartError(UsageError):
+class EngineCommandError(UsageError):
     """The engine command cannot be executed (no such file, not executable): exit status 2."""
 
 

@@ -31,7 +31,7 @@ from draughts_engine import Position
 from protocol.client import children
 
 from .config import FAIL, PASS, SKIP, CheckResult, Config
-from .errors import CheckFailed, CheckSkipped, EngineStartError, SetupError, fail
+from .errors import CheckFailed, CheckSkipped, EngineCommandError, SetupError, fail
 from .latency import AnswerTimes
 from .oracle import Rules
 from .text import first_word, is_info_string
@@ -56,20 +56,20 @@ __all__ = ["probe_command", "EngineHandle", "read_handshake", "Context", "Check"
 
 
 def probe_command(command: Sequence[str]) -> None:
-    """Start ``command`` once and kill it at once; raises :class:`EngineStartError` when it
+    """Start ``command`` once and kill it at once; raises :class:`EngineCommandError` when it
     cannot be executed at all (no such file, not executable, not a program).
 
     An engine that starts and then fails is not a usage error: the checks judge it.
     """
     if not command:
-        raise EngineStartError("no engine command")
+        raise EngineCommandError("no engine command")
     try:
         process = subprocess.Popen(list(command), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=os.name == "posix")
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise EngineStartError(f"cannot start {shlex.join(command)}: {reason}") from None
+        raise EngineCommandError(f"cannot start {shlex.join(command)}: {reason}") from None
     watched = children.watch(process.pid, group=os.name == "posix")  # however we end
     _kill_group(process)
     try:

@@ -9,13 +9,14 @@ import argparse
 import math
 import os
 import sys
-from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from draughts_engine.search.limits import MAX_DEPTH
 from draughts_engine.variants import get_variant, variant_names
 from protocol.dxp.follower import DxpSettings
 from protocol.dxp.listener import DEFAULT_HOST, DEFAULT_PORT, serve
 from protocol.options import EVAL_CHOICES
+from protocol.usage import UsageError, UsageParser
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -24,17 +25,6 @@ _QUOTE = 64          # characters of a bad value quoted in a message, at most
 _MAX_TIMEOUT = 86400.0
 _MAX_NODES = 2 ** 63 - 1
 _MAX_MOVE_TIME = 86400.0  # seconds: a day per move is more than any game gives
-
-
-class UsageError(Exception):
-    """Bad usage of the command line; the message is the line shown."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (raised, so ``main`` decides the exit)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 def _quoted(text: str) -> str:
@@ -102,7 +92,7 @@ def _host(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The follower's flags (``--help`` lists them)."""
-    parser = _Parser(prog=PROG, description="DamExchange follower (PROTOCOL.md section 11)")
+    parser = UsageParser(prog=PROG, description="DamExchange follower (PROTOCOL.md section 11)")
     parser.add_argument("--host", type=_host, default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST}: loopback only)")
     parser.add_argument("--port", type=_whole(0, 65535), default=DEFAULT_PORT,

@@ -12,9 +12,11 @@ import dataclasses
 import os
 import signal
 import sys
-from typing import IO, Callable, List, NoReturn, Optional, Sequence
+from typing import IO, Callable, List, Optional, Sequence
 
 from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
+
+from protocol.usage import UsageError, UsageParser
 
 from .controller import DEFAULT_LIMITS, GameController
 from .players import LEVELS, EngineFailure, PlayerSpec, PlayerSpecError
@@ -35,17 +37,8 @@ __all__ = ["main", "build_parser", "UsageError"]
 PROG = "draughts-play"
 
 
-class UsageError(Exception):
-    """Bad command-line usage; the message is the one line printed before exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see --help)")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = UsageParser(
         prog=PROG,
         description="Play, watch and replay draughts (English, Russian, Brazilian, "
                     "International), tic-tac-toe and Tatedrez in the terminal, against our "

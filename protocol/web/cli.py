@@ -13,9 +13,11 @@ import math
 import signal
 import sys
 import threading
-from typing import List, NoReturn, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from draughts_engine import __version__
+
+from protocol.usage import UsageError, UsageParser
 
 from .api import WebApi
 from .connections import ConnectionLimits
@@ -28,17 +30,6 @@ from .static_files import StaticFiles
 __all__ = ["main", "build_server", "WebApp"]
 
 PROG = "draughts-web"
-
-
-class UsageError(Exception):
-    """Bad command-line usage (one line for stderr)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see --help)")
 
 
 def _positive(kind: type, what: str):
@@ -61,7 +52,7 @@ def _port(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = UsageParser(
         prog=PROG, description="A local web board: play, analyse and watch draughts engines "
         "in the browser.",
         epilog='Engines: --engine "python3 -m protocol" or --engine "name=scan proto=hub '
