@@ -84,23 +84,21 @@ def _make_sources_men_spare_kings(rules: GeneratorRules) -> Callable[[int, int, 
     if rules.flying or rules.men_back:
         raise ValueError("men that spare kings are written for short kings and forward men")
 
+    def jumps(empty: int, victims: int, up: bool) -> int:
+        """The squares from which a piece jumps one of ``victims`` onto ``empty``, up
+        (White's way) or down."""
+        if up:
+            return (((empty << half1) & victims) << half1) | (((empty << half) & victims) << half)
+        return (((empty >> half1) & victims) >> half1) | (((empty >> half) & victims) >> half)
+
     def capture_sources(white: int, black: int, kings: int, white_to_move: bool) -> int:
         empty = board ^ white ^ black
-        if white_to_move:
-            own, opp = white, black
-        else:
-            own, opp = black, white
+        own, opp = (white, black) if white_to_move else (black, white)
         own_kings = own & kings
-        victims = opp & ~kings
-        up = ((((empty << half1) & opp) << half1) | (((empty << half) & opp) << half))
-        down = ((((empty >> half1) & opp) >> half1) | (((empty >> half) & opp) >> half))
-        if white_to_move:
-            men_src = (own ^ own_kings) & ((((empty << half1) & victims) << half1)
-                                           | (((empty << half) & victims) << half))
-        else:
-            men_src = (own ^ own_kings) & ((((empty >> half1) & victims) >> half1)
-                                           | (((empty >> half) & victims) >> half))
-        return men_src | (own_kings & (up | down))
+        src = (own ^ own_kings) & jumps(empty, opp & ~kings, white_to_move)
+        if own_kings:
+            src |= own_kings & (jumps(empty, opp, True) | jumps(empty, opp, False))
+        return src
 
     return capture_sources
 
