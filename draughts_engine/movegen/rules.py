@@ -126,6 +126,11 @@ class GeneratorRules:
         self.men_back = variant.men_capture_backwards
         self.majority = variant.majority_capture
         self.promote_in_capture = variant.promote_during_capture
+        self.men_take_kings = variant.men_capture_kings
+        self.lands_behind = variant.king_lands_behind
+        self.at_once = variant.remove_during_capture
+        self.turn_back = variant.king_may_turn_back
+        self.halts_behind_king = variant.king_halts_behind_king
         tables = geo.neighbour, geo.ray
         directions: Tuple[int, ...]
         if variant.all_squares:  # Turkish: rows and columns only
@@ -154,11 +159,6 @@ class GeneratorRules:
             precedence += ("with_king",)
         self.precedence = precedence
         self.capture_king_value = variant.capture_king_value
-        self.men_take_kings = variant.men_capture_kings
-        self.lands_behind = variant.king_lands_behind
-        self.at_once = variant.remove_during_capture
-        self.turn_back = variant.king_may_turn_back
-        self.halts_behind_king = variant.king_halts_behind_king
         self.rich = (not self.men_take_kings or self.lands_behind or self.at_once
                      or self.halts_behind_king or "king_order" in self.precedence)
         self.crown_ends_game = variant.goal == CROWN_GOAL
