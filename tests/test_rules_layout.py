@@ -94,7 +94,7 @@ PRECEDENCE_HOME = ("precedence.py", "make_precedence")
 
 
 def _move_field(node: ast.AST, fields: Set[int]) -> bool:
-    """Whether ``node`` reads field ``fields`` of a move (``m[2]``, ``move[0]`` ...)."""
+    """Whether ``node`` reads one of the ``fields`` of a move (``m[2]``, ``move[0]`` ...)."""
     return any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
                and n.slice.value in fields for n in ast.walk(node))
 
