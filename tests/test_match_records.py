@@ -16,7 +16,7 @@ from draughts_engine.game import Game
 from draughts_engine.pdn import read_games
 from protocol.match import (
     BUILTIN_SETS,
-    GameRecord,
+    FinishedGame,
     MatchError,
     builtin_openings,
     format_report,
@@ -303,7 +303,7 @@ def test_the_table_in_docs_match_md_is_what_the_program_prints():
         white, black = ("deep", "shallow") if index % 2 == 0 else ("shallow", "deep")
         winner = {"win": "deep", "loss": "shallow"}.get(outcome)
         result = "draw" if winner is None else ("white" if winner == white else "black")
-        records.append(GameRecord(index, white, black, result))
+        records.append(FinishedGame(index, white, black, result))
     assert block.splitlines() == format_report(records, ["deep", "shallow"])
 
 

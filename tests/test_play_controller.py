@@ -21,7 +21,7 @@ from protocol.play import players as players_module
 from protocol.play import (
     EngineFailure,
     GameController,
-    GameOverError,
+    GameFinishedError,
     LoadError,
     MoveRejected,
     NotYourTurnError,
@@ -121,7 +121,7 @@ def test_the_end_of_a_game_by_the_rules_and_its_reason() -> None:
     outcome = record.result()
     assert (outcome.winner, outcome.score) == ("white", "1-0")
     assert outcome.reason == "black has no legal move"
-    with pytest.raises(GameOverError):
+    with pytest.raises(GameFinishedError):
         record.play_text("9-5")
     repeat = new_record("english", "W:WK29:BK4")
     for text in ["29-25", "4-8", "25-29", "8-4"] * 2:
@@ -323,7 +323,7 @@ def test_engine_against_engine_plays_tictactoe_to_the_end() -> None:
         while not game.result().is_over:
             game.engine_move()
         assert game.result().winner == "draw" and game.result().reason == "the board is full"
-        with pytest.raises(GameOverError):
+        with pytest.raises(GameFinishedError):
             game.engine_move()
 
 

@@ -155,5 +155,5 @@ def test_a_wheel_that_does_not_match_its_checksum_is_refused() -> None:
     wheel = _pip_wheel()
     with tempfile.TemporaryDirectory() as folder:
         python = Path(folder) / "never-run"
-        with pytest.raises(run_tests.SetupError, match="SHA-256"):
+        with pytest.raises(run_tests.EnvironmentSetupError, match="SHA-256"):
             run_tests.install_pip(python, Path(wheel).as_uri(), "0" * 64)

@@ -42,7 +42,7 @@ PIP_JSON = "https://pypi.org/pypi/pip/json"
 TOX_REQUIREMENT = "tox>=4"
 
 
-class SetupError(Exception):
+class EnvironmentSetupError(Exception):
     """The test environment could not be made; the message says what to do."""
 
 
@@ -109,7 +109,7 @@ def pip_wheel_url(version: Sequence[int]) -> Tuple[str, str]:
                     and python_allows(file.get("requires_python"), version)):
                 # (a mirror may answer with URLs relative to the JSON's)
                 return urllib.parse.urljoin(PIP_JSON, file["url"]), file["digests"]["sha256"]
-    raise SetupError(f"PyPI has no pip wheel for Python {'.'.join(map(str, version[:2]))}")
+    raise EnvironmentSetupError(f"PyPI has no pip wheel for Python {'.'.join(map(str, version[:2]))}")
 
 
 def install_pip(python: Path, wheel_url: Optional[str] = None,
@@ -124,12 +124,12 @@ def install_pip(python: Path, wheel_url: Optional[str] = None,
         with urllib.request.urlopen(wheel_url, timeout=120) as answer:
             data = answer.read()
         if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-            raise SetupError(f"{wheel_url}: the download does not match PyPI's SHA-256")
+            raise EnvironmentSetupError(f"{wheel_url}: the download does not match PyPI's SHA-256")
         wheel.write_bytes(data)
         done = subprocess.run([str(python), str(wheel / "pip"), "install", "--quiet",
                                "--no-index", "--disable-pip-version-check", str(wheel)])
     if done.returncode != 0 or not has_module(python, "pip"):
-        raise SetupError(f"installing pip from {wheel_url} failed")
+        raise EnvironmentSetupError(f"installing pip from {wheel_url} failed")
 
 
 def _venv(folder: Path, *extra: str) -> bool:
@@ -156,13 +156,13 @@ def make_venv(folder: Path, wheel_url: Optional[str] = None, sha256: Optional[st
         print("venv could not install pip (on Debian and Ubuntu: python3-venv is not "
               "installed); installing pip from its wheel on PyPI ...", flush=True)
         if not _venv(folder, "--without-pip"):
-            raise SetupError(f"{sys.executable} -m venv --without-pip {folder} failed")
+            raise EnvironmentSetupError(f"{sys.executable} -m venv --without-pip {folder} failed")
         try:
             install_pip(python, wheel_url, sha256)
         # no network (URLError is an OSError), an answer not as expected, a failed install
-        except (OSError, ValueError, LookupError, TypeError, SetupError) as exc:
+        except (OSError, ValueError, LookupError, TypeError, EnvironmentSetupError) as exc:
             if not (_apt_install_venv() and _venv(folder) and has_module(python, "pip")):
-                raise SetupError(
+                raise EnvironmentSetupError(
                     f"no pip for {folder}: {exc}. Install the venv module's pip (Debian, "
                     f"Ubuntu: sudo apt-get install python3-venv) and run this again") from None
     # a virtual environment is no part of the repository (Python 3.13's venv does the same)
@@ -181,7 +181,7 @@ def ensure_tox(folder: Path = VENV) -> Path:
     print(f"installing tox into {folder.name}/ ...", flush=True)
     if subprocess.run([str(python), "-m", "pip", "install", "--quiet",
                        "--disable-pip-version-check", TOX_REQUIREMENT]).returncode != 0:
-        raise SetupError(f"{python} -m pip install {TOX_REQUIREMENT} failed (see above)")
+        raise EnvironmentSetupError(f"{python} -m pip install {TOX_REQUIREMENT} failed (see above)")
     return python
 
 
@@ -313,7 +313,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     try:
         python = ensure_tox()
-    except SetupError as exc:
+    except EnvironmentSetupError as exc:
         print(f"run_tests: {exc}", file=sys.stderr)
         return 2
     command = tox_command(python, argv)

@@ -83,7 +83,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: 
     from .oracle import NO_MOVES_FEN, Rules
     from .runner import run_suite
     from .validators import (
-        Display,
+        DisplayBlock,
         check_info_line,
         compare_display,
         parse_display,
@@ -107,7 +107,7 @@ __all__ = [
     "select_checks",
     "Rules",
     "NO_MOVES_FEN",
-    "Display",
+    "DisplayBlock",
     "parse_display",
     "compare_display",
     "check_info_line",

@@ -37,7 +37,7 @@ from .oracle import Rules
 from .text import first_word, is_info_string
 from .validators import (
     DISPLAY_KEYS,
-    Display,
+    DisplayBlock,
     Handshake,
     compare_display,
     lenient_handshake,
@@ -261,7 +261,7 @@ class Context:
             raise CheckSkipped(f"the engine does not offer '{word}' (error unknown command)")
 
     def display(self, handle: EngineHandle,
-                next_line: Optional[Callable[[], str]] = None) -> Display:
+                next_line: Optional[Callable[[], str]] = None) -> DisplayBlock:
         """Send ``d`` and parse the block (SKIP when ``d`` is not offered)."""
         self.require(handle, "d")
         handle.send("d")

@@ -37,7 +37,7 @@ __all__ = [
     "check_info_line",
     "check_info_sequence",
     "strip_volatile",
-    "Display",
+    "DisplayBlock",
     "parse_display",
     "compare_display",
     "compare_legal",
@@ -205,7 +205,7 @@ def strip_volatile(line: str) -> str:
 
 
 @dataclass(frozen=True)
-class Display:
+class DisplayBlock:
     """The fields of a ``d`` block (PROTOCOL.md section 7)."""
 
     board: Tuple[str, ...]
@@ -231,7 +231,7 @@ def _state_ok(tokens: Sequence[str]) -> bool:
     return len(tokens) == 3 and tokens[1] == "draw" and reason_ok(tokens[2])
 
 
-def parse_display(lines: Sequence[str], size: int) -> Display:
+def parse_display(lines: Sequence[str], size: int) -> DisplayBlock:
     """Check the shape of a ``d`` block for a ``size`` x ``size`` board and return its fields.
 
     Raises :class:`CheckFailed` naming the first problem.
@@ -257,12 +257,12 @@ def parse_display(lines: Sequence[str], size: int) -> Display:
         raise fail(f"ply must be a number, got {fields['ply'][1]!r}")
     if not _state_ok(fields["state"]):
         raise fail(f"malformed state line {' '.join(fields['state'])!r}")
-    return Display(tuple(rows), fields["fen"][1], fields["variant"][1], fields["side"][1],
+    return DisplayBlock(tuple(rows), fields["fen"][1], fields["variant"][1], fields["side"][1],
                    int(fields["ply"][1]), tuple(fields["legal"][1:]),
                    " ".join(fields["state"]))
 
 
-def compare_display(shown: Display, rules: Rules, expected: Position, ply: int,
+def compare_display(shown: DisplayBlock, rules: Rules, expected: Position, ply: int,
                     state: str) -> None:
     """Check a ``d`` block's content against the rules: board, fen, variant, side, ply, legal
     moves (each once, full notation) and state. Raises :class:`CheckFailed`."""

@@ -68,7 +68,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status
     from protocol.match.records import (
         FORFEITS,
         TERMINATIONS,
-        GameRecord,
+        FinishedGame,
         PdnContents,
         game_text,
         read_records,
@@ -88,7 +88,7 @@ __all__ = [
     "Opening", "OpeningError", "BUILTIN_SETS", "builtin_openings", "load_openings",
     "generate_openings", "resolve_openings",
     # games and records
-    "play_game", "GameRecord", "TERMINATIONS", "FORFEITS", "game_text", "read_records",
+    "play_game", "FinishedGame", "TERMINATIONS", "FORFEITS", "game_text", "read_records",
     "record_from_game", "PdnContents",
     # statistics and the report
     "EloEstimate", "SprtConfig", "elo_interval", "elo_to_score", "score_to_elo", "los",

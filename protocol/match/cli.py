@@ -25,7 +25,7 @@ from protocol.match.openings import (
     resolve_openings,
 )
 from protocol.match.plan import MAX_GAMES, TOURNAMENTS, parse_shard
-from protocol.match.records import DuplicateFinder, GameRecord, copy_games, read_records
+from protocol.match.records import DuplicateFinder, FinishedGame, copy_games, read_records
 from protocol.match.report import format_report
 from protocol.match.runner import MatchRunner, describe_bug
 
@@ -189,7 +189,7 @@ def list_openings(out: IO[str]) -> int:
     return 0
 
 
-def _describe(record: GameRecord) -> str:
+def _describe(record: FinishedGame) -> str:
     where = f"{record.span[0]}: " if record.span is not None else ""
     return f"{where}Round {(record.index or 0) + 1} {record.white} vs {record.black}"
 
@@ -231,7 +231,7 @@ def merge_main(argv: Sequence[str], out: Optional[IO[str]] = None,
         if (os.path.exists(args.output) and os.path.getsize(args.output) > 0
                 and not args.overwrite):
             raise MatchError(f"{args.output} is not empty: use --overwrite to replace it")
-    records: List[GameRecord] = []
+    records: List[FinishedGame] = []
     finder = DuplicateFinder()
     duplicates = 0
     for path in args.files:

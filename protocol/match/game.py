@@ -33,7 +33,7 @@ from protocol.match.config import MatchConfig
 from protocol.match.engines import EngineSlot, EngineSpec, exited_note, stderr_tail
 from protocol.match.errors import EngineStartError
 from protocol.match.plan import PlannedGame
-from protocol.match.records import GameRecord, game_text
+from protocol.match.records import FinishedGame, game_text
 
 __all__ = ["play_game", "limit_tags", "go_limits", "time_text", "stderr_text",
            "EXIT_POLL_SECONDS"]
@@ -98,7 +98,7 @@ def limit_tags(white: EngineSpec, black: EngineSpec) -> Dict[str, str]:
 
 
 def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, EngineSlot],
-              abort: threading.Event) -> Optional[GameRecord]:
+              abort: threading.Event) -> Optional[FinishedGame]:
     """Play one planned game with the worker's engines; None if ``abort`` was set meanwhile."""
     specs = config.engines
     opening = config.openings[planned.opening % len(config.openings)]
@@ -108,7 +108,7 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
     names = {side: specs[number].name for side, number in side_engine.items()}
     notes: List[str] = []
 
-    def finish(outcome: str, termination: str, reason: str) -> GameRecord:
+    def finish(outcome: str, termination: str, reason: str) -> FinishedGame:
         result = GameResult(outcome, reason).pdn(config.variant)
         tags = {"Event": config.event, "Site": "?", "Date": config.date or "????.??.??",
                 "Round": str(planned.index + 1), "White": names["white"],
@@ -117,13 +117,13 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
         tags.update(limit_tags(specs[planned.white], specs[planned.black]))
         if opening.label:
             tags["Opening"] = opening.label
-        return GameRecord(planned.index, names["white"], names["black"], outcome, termination,
+        return FinishedGame(planned.index, names["white"], names["black"], outcome, termination,
                           reason, game.ply, game_text(game, tags, reason, opening_plies),
                           tuple(m.pdn() for m in game.moves), config.event,
                           str(config.variant.game_type), notes=tuple(notes))
 
     def forfeit(side: str, termination: str, reason: str, engine: Any = None,
-                tail: Tuple[str, ...] = ()) -> GameRecord:
+                tail: Tuple[str, ...] = ()) -> FinishedGame:
         tail = stderr_tail(engine) if engine is not None else tail
         if tail:
             reason += stderr_text(tail)

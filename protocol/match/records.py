@@ -3,7 +3,7 @@ back for ``--resume`` and ``merge`` (:func:`read_records`).
 
 Reading is one pass over the file, line by line, in constant memory per game: the file is
 split into game texts as it goes (a game starts at a tag line that follows a non-tag line,
-outside comments and variations). Each game's text then gives a :class:`GameRecord`:
+outside comments and variations). Each game's text then gives a :class:`FinishedGame`:
 
 * ``check_moves=True`` hands the text to :func:`draughts_engine.pdn.read_games`, which replays
   every move against the rules (about a millisecond and a half per game of CPython);
@@ -31,7 +31,7 @@ from draughts_engine.pdn import RESULT_TOKENS, read_games, stream_games
 from draughts_engine.variants import Variant
 from protocol.match.errors import MAX_DIGITS, MatchError
 
-__all__ = ["TERMINATIONS", "FORFEITS", "GameRecord", "game_text", "OPENING_END_COMMENT",
+__all__ = ["TERMINATIONS", "FORFEITS", "FinishedGame", "game_text", "OPENING_END_COMMENT",
            "GameText", "split_games", "read_game_text", "record_from_game", "PdnContents",
            "read_records", "copy_games", "MAX_LINE_BYTES", "looks_cut_off", "opening_key",
            "same_game", "DuplicateFinder"]
@@ -57,7 +57,7 @@ squares, ``-``, ``x``, ``:``."""
 
 
 @dataclass
-class GameRecord:
+class FinishedGame:
     """A finished game: ``outcome`` is ``white``, ``black`` or ``draw``.
 
     ``index`` is the plan index (``Round`` - 1; None if the file has no usable Round). A record
@@ -409,13 +409,13 @@ def read_game_text(game: GameText, path: str, variant: Optional[Variant] = None,
         raise InvalidPdnError(message) from None
 
 
-def record_from_game(game: Any, text: str) -> Optional[GameRecord]:
-    """A :class:`GameRecord` from a game read from PDN; None if it has no decisive/draw result."""
+def record_from_game(game: Any, text: str) -> Optional[FinishedGame]:
+    """A :class:`FinishedGame` from a game read from PDN; None if it has no decisive/draw result."""
     tags = game.tags
     outcome = OUTCOMES.get(tags.get("Result", "*"))
     if outcome is None:
         return None
-    return GameRecord(_round_index(tags.get("Round", "")), tags.get("White", "?"),
+    return FinishedGame(_round_index(tags.get("Round", "")), tags.get("White", "?"),
                       tags.get("Black", "?"), outcome, tags.get("Termination", "normal"), "",
                       game.ply, text, tuple(m.pdn() for m in game.moves), tags.get("Event", ""),
                       tags.get("GameType", str(game.variant.game_type)),
@@ -424,7 +424,7 @@ def record_from_game(game: Any, text: str) -> Optional[GameRecord]:
 
 
 def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: bool,
-            keep_text: bool) -> GameRecord:
+            keep_text: bool) -> FinishedGame:
     """The record of one game text; :class:`MatchError` says what is wrong with it."""
     if game.problem:
         raise MatchError(game.problem)
@@ -447,7 +447,7 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
             raise MatchError(f"{path}:{game.line}: the Result tag says {tags['Result']}, "
                              f"the game ends with {last}")
         plies = _number(tags.get("PlyCount", ""))
-        record = GameRecord(_round_index(tags.get("Round", "")), tags.get("White", "?"),
+        record = FinishedGame(_round_index(tags.get("Round", "")), tags.get("White", "?"),
                             tags.get("Black", "?"), outcome, tags.get("Termination", "normal"),
                             "", plies or 0, text if keep_text else "",
                             (), tags.get("Event", ""), tags.get("GameType", ""),
@@ -458,7 +458,7 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
     return record
 
 
-def _share(record: GameRecord, shared: Dict[Any, Any]) -> None:
+def _share(record: FinishedGame, shared: Dict[Any, Any]) -> None:
     """Make the values many records of a file repeat one object each (memory for big files)."""
     record.white_limits = shared.setdefault(record.white_limits, record.white_limits)
     record.black_limits = shared.setdefault(record.black_limits, record.black_limits)
@@ -477,7 +477,7 @@ class PdnContents:
     game has no result at its end and reads as the start of a game (:func:`looks_cut_off`:
     what an interrupted writer leaves, the last problem)."""
 
-    records: List[GameRecord]
+    records: List[FinishedGame]
     good_end: int
     size: int
     problems: List[str]
@@ -529,7 +529,7 @@ def read_records(path: str, variant: Optional[Variant] = None, check_moves: bool
     return contents
 
 
-def _moves_of(record: GameRecord) -> Tuple[str, ...]:
+def _moves_of(record: FinishedGame) -> Tuple[str, ...]:
     """The moves of a record as written in its PDN text (read back from its span if need be);
     ``()`` when they cannot be read."""
     if record.moves:
@@ -547,13 +547,13 @@ def _moves_of(record: GameRecord) -> Tuple[str, ...]:
     return games[0].move_texts if len(games) == 1 else ()
 
 
-def _header(record: GameRecord) -> Tuple[Any, ...]:
+def _header(record: FinishedGame) -> Tuple[Any, ...]:
     """What two records of one game written twice share besides their moves."""
     return (record.event, record.index, record.white, record.black, record.outcome,
             record.game_type)
 
 
-def same_game(a: GameRecord, b: GameRecord) -> bool:
+def same_game(a: FinishedGame, b: FinishedGame) -> bool:
     """Whether two records are one game written twice: the same event, round, players,
     variant, result and moves (the date, the comments, the other tags may differ)."""
     if _header(a) != _header(b):
@@ -575,11 +575,11 @@ class DuplicateFinder:
 
     def __init__(self) -> None:
         self.clashes = 0
-        self.clash_example: Optional[Tuple[GameRecord, GameRecord]] = None
-        self._rounds: Dict[Tuple[str, int], GameRecord] = {}
+        self.clash_example: Optional[Tuple[FinishedGame, FinishedGame]] = None
+        self._rounds: Dict[Tuple[str, int], FinishedGame] = {}
         self._by_header: Dict[Tuple[Any, ...], List[List[Any]]] = {}
 
-    def add(self, record: GameRecord) -> bool:
+    def add(self, record: FinishedGame) -> bool:
         """Whether ``record`` repeats a game added before (then it is not kept); records
         without a round number are never duplicates."""
         if record.index is None:
@@ -606,7 +606,7 @@ class DuplicateFinder:
         return False
 
 
-def copy_games(records: List[GameRecord], out: IO[str]) -> None:
+def copy_games(records: List[FinishedGame], out: IO[str]) -> None:
     """Write the games of ``records`` to ``out`` in their order: their ``text``, or else the
     bytes their ``span`` names (read back from the files, one game at a time)."""
     handles: Dict[str, IO[bytes]] = {}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from protocol.match.elo import SprtConfig, elo_interval, format_elo, los, sprt_bounds, sprt_status
-from protocol.match.records import FORFEITS, TERMINATIONS, GameRecord
+from protocol.match.records import FORFEITS, TERMINATIONS, FinishedGame
 
 __all__ = ["PairStats", "Summary", "points", "summarize", "percent", "score_line",
            "format_report"]
@@ -49,7 +49,7 @@ class Summary:
     forfeits: Dict[Tuple[str, str], int]    # (termination, loser) -> games
 
 
-def points(record: GameRecord, player: str) -> float:
+def points(record: FinishedGame, player: str) -> float:
     """What ``player`` scored in the game (1, 0.5 or 0)."""
     if record.outcome == "draw":
         return 0.5
@@ -57,7 +57,7 @@ def points(record: GameRecord, player: str) -> float:
     return 1.0 if winner == player else 0.0
 
 
-def summarize(records: Sequence[GameRecord], engine_order: Sequence[str] = ()) -> Summary:
+def summarize(records: Sequence[FinishedGame], engine_order: Sequence[str] = ()) -> Summary:
     """Tables from records. A pairing's first engine is the one with White in its even-index
     games (the plan's order), so sharded and whole matches give the same orientation."""
     ordered = sorted(records, key=lambda r: (r.index is None, r.index or 0))
@@ -106,7 +106,7 @@ def score_line(stats: PairStats) -> str:
             f"LOS {percent(los(stats.wins, stats.draws, stats.losses))}")
 
 
-def format_report(records: Sequence[GameRecord], engine_order: Sequence[str] = (),
+def format_report(records: Sequence[FinishedGame], engine_order: Sequence[str] = (),
                   sprt: Optional[SprtConfig] = None) -> List[str]:
     """The final table; the last line is the one-line summary."""
     summary = summarize(records, engine_order)

@@ -29,7 +29,7 @@ from protocol.match.errors import EngineStartError, MatchError, quoted
 from protocol.match.game import play_game
 from protocol.match.openings import Opening
 from protocol.match.plan import PlannedGame, build_pairings, build_plan, shard_of
-from protocol.match.records import GameRecord, game_text, opening_key, read_records
+from protocol.match.records import FinishedGame, game_text, opening_key, read_records
 from protocol.match.report import PairStats, format_report, percent, points
 
 __all__ = ["MatchRunner", "describe_bug"]
@@ -95,7 +95,7 @@ class MatchRunner:
             raise MatchError("no openings")
         self.abort = threading.Event()
         self.live_slots: List[EngineSlot] = []  # every worker's engines (guarded by lock)
-        self.records: List[GameRecord] = []
+        self.records: List[FinishedGame] = []
         self.todo: Deque[PlannedGame] = collections.deque()
         self.lock = threading.Lock()
         self.results: "queue.Queue[Tuple[str, Any, Any]]" = queue.Queue()
@@ -165,7 +165,7 @@ class MatchRunner:
             cache[opening] = opening_key(game_text(game, {"Result": "*"}, "", game.ply))
         return cache[opening]
 
-    def _check_match(self, path: str, record: GameRecord, planned: PlannedGame,
+    def _check_match(self, path: str, record: FinishedGame, planned: PlannedGame,
                      cache: Dict[Opening, Tuple[str, ...]]) -> None:
         """Refuse a game of the file that another match played: another ``--event``, other
         limits, another opening (another ``--openings`` or ``--seed``). Tags the game does not
@@ -192,13 +192,13 @@ class MatchRunner:
             raise MatchError(f"{where} the opening {_opening_text(record.opening_key)}, this "
                              f"match plays {_opening_text(expected)} there ({hint})")
 
-    def _plan_records(self, path: str, records: Sequence[GameRecord]) -> List[GameRecord]:
+    def _plan_records(self, path: str, records: Sequence[FinishedGame]) -> List[FinishedGame]:
         """The records of a resumed file, each checked to be a game of this plan, played by
         this match (:meth:`_check_match`); a game written twice counts once."""
         names = [spec.name for spec in self.config.engines]
         game_type = str(self.config.variant.game_type)
         mine = {g.index: g for g in self._my_games()}
-        seen: Dict[int, GameRecord] = {}
+        seen: Dict[int, FinishedGame] = {}
         cache: Dict[Opening, Tuple[str, ...]] = {}
         for record in records:
             planned = mine.get(record.index) if record.index is not None else None
@@ -261,7 +261,7 @@ class MatchRunner:
             self.err.write(text + "\n")
         self.err.flush()
 
-    def _write_pdn(self, record: GameRecord) -> bool:
+    def _write_pdn(self, record: FinishedGame) -> bool:
         """Append a game to the PDN file (if any); False when it could not be written (the
         match is then stopped with exit status 2)."""
         if self._pdn_handle is None:
@@ -282,7 +282,7 @@ class MatchRunner:
             pass
         return True
 
-    def _count(self, record: GameRecord) -> None:
+    def _count(self, record: FinishedGame) -> None:
         """Add a game to the running tally of the head line (the pairing, or the first engine
         against the field when there are several pairings)."""
         head = self.head
@@ -295,7 +295,7 @@ class MatchRunner:
         head = self.head
         return sprt_status(head.wins, head.draws, head.losses, self.config.sprt)[1]
 
-    def _progress_text(self, record: GameRecord, total: int) -> str:
+    def _progress_text(self, record: FinishedGame, total: int) -> str:
         head = self.head
         est = elo_interval(head.wins, head.draws, head.losses)
         result = GameResult(record.outcome, "").pdn(self.config.variant)  # as the PDN writes it
@@ -477,7 +477,7 @@ class MatchRunner:
             thread.start()
             self._stoppers.append(thread)
 
-    def _finished(self, record: GameRecord, total: int) -> None:
+    def _finished(self, record: FinishedGame, total: int) -> None:
         """A game came back from a worker: count it, write it, show it, check the SPRT."""
         if self.failure is not None:
             return  # the match is being stopped: keep the file as it was

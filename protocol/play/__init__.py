@@ -29,7 +29,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.play` loads: status 
     from .records import (
         BoardView,
         Cell,
-        GameOverError,
+        GameFinishedError,
         GameRecord,
         LoadError,
         MoveRejected,
@@ -46,5 +46,5 @@ __all__ = [
     "GameController", "PlayedMove", "Hint", "NotYourTurnError", "DEFAULT_LIMITS",
     "PlayerSpec", "PlayerSpecError", "EnginePlayer", "EngineFailure", "level_limits",
     "GameRecord", "BoardView", "Cell", "Outcome", "VARIANTS", "new_record", "records_from_text",
-    "PlayError", "MoveRejected", "GameOverError", "UndoRedoError", "LoadError",
+    "PlayError", "MoveRejected", "GameFinishedError", "UndoRedoError", "LoadError",
 ]

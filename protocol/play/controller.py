@@ -26,7 +26,7 @@ Contract:
   :meth:`~GameController.analyse` blocks): the search stops and its best move so far is
   played (move now), or nothing is played (cancel, abandon).
 * Errors are :class:`~protocol.play.records.PlayError` subclasses with a one-line message:
-  :class:`MoveRejected` (``reason`` and ``legal``), :class:`GameOverError`,
+  :class:`MoveRejected` (``reason`` and ``legal``), :class:`GameFinishedError`,
   :class:`UndoRedoError`, :class:`LoadError`, :class:`NotYourTurnError`,
   :class:`SearchCancelled`,
   :class:`EngineFailure` (an engine crashed, hung, or played an illegal move). A failed call
@@ -55,7 +55,7 @@ from protocol.client import InfoReport
 from .players import EngineFailure, EnginePlayer, PlayerSpec, limits_text
 from .records import (
     BoardView,
-    GameOverError,
+    GameFinishedError,
     GameRecord,
     LoadError,
     MoveRejected,
@@ -78,7 +78,7 @@ __all__ = [
     # re-exported for front ends
     "PlayError",
     "MoveRejected",
-    "GameOverError",
+    "GameFinishedError",
     "UndoRedoError",
     "LoadError",
     "EngineFailure",
@@ -276,7 +276,7 @@ class GameController:
         """Play a person's move typed as ``text`` (PDN ``11-15``/``28x19``/full path, algebraic
         on 8x8 ``c3-d4``, or the small games' notation).
 
-        Raises :class:`MoveRejected`, :class:`GameOverError` or :class:`NotYourTurnError`.
+        Raises :class:`MoveRejected`, :class:`GameFinishedError` or :class:`NotYourTurnError`.
         """
         side = self.side_to_move
         if not self.players[side].is_human:
@@ -290,7 +290,7 @@ class GameController:
         """Let the engine of the side to move search (under :meth:`limits_of`) and play its move.
 
         Blocks while the engine thinks; ``on_info`` gets each ``info`` report. Raises
-        :class:`NotYourTurnError` on a person's turn, :class:`GameOverError`,
+        :class:`NotYourTurnError` on a person's turn, :class:`GameFinishedError`,
         :class:`EngineFailure`.
         """
         self._require_ongoing()
@@ -315,7 +315,7 @@ class GameController:
         """An engine's suggestion for the side to move (nothing is played).
 
         Uses the other side's engine when there is one, else our own engine (started on first
-        use). Raises :class:`GameOverError`, :class:`EngineFailure`.
+        use). Raises :class:`GameFinishedError`, :class:`EngineFailure`.
         """
         self._require_ongoing()
         engine, limits = self._helper_engine()
@@ -354,7 +354,7 @@ class GameController:
         """Search the position until :meth:`move_now` (returns the best move as a
         :class:`Hint`; nothing is played) or :meth:`cancel` (raises :class:`SearchCancelled`).
 
-        The engine is chosen as for :meth:`hint`. Raises :class:`GameOverError`,
+        The engine is chosen as for :meth:`hint`. Raises :class:`GameFinishedError`,
         :class:`EngineFailure`.
         """
         self._require_ongoing()
@@ -398,7 +398,7 @@ class GameController:
     def _require_ongoing(self) -> None:
         outcome = self.result()
         if outcome.is_over:
-            raise GameOverError(f"the game is over ({outcome.reason})")
+            raise GameFinishedError(f"the game is over ({outcome.reason})")
 
     # ---- taking back -----------------------------------------------------------------
     def undo(self) -> List[str]:

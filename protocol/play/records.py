@@ -58,7 +58,7 @@ from draughts_engine.variants import UnknownVariantError, Variant, get_variant, 
 __all__ = [
     "PlayError",
     "MoveRejected",
-    "GameOverError",
+    "GameFinishedError",
     "UndoRedoError",
     "LoadError",
     "Outcome",
@@ -99,7 +99,7 @@ class MoveRejected(PlayError):
         self.legal: Tuple[str, ...] = tuple(legal)
 
 
-class GameOverError(PlayError):
+class GameFinishedError(PlayError):
     """A move was asked for after the game ended."""
 
 
@@ -333,7 +333,7 @@ class GameRecord:
 
     # ---- moves -------------------------------------------------------------------------
     def parse_move(self, text: str) -> Any:
-        """The legal move ``text`` denotes; :class:`MoveRejected` or :class:`GameOverError`."""
+        """The legal move ``text`` denotes; :class:`MoveRejected` or :class:`GameFinishedError`."""
         raise NotImplementedError
 
     def move_text(self, move: Any) -> str:
@@ -481,7 +481,7 @@ class DraughtsRecord(GameRecord):
     def parse_move(self, text: str) -> Move:
         outcome = self.result()
         if outcome.is_over:
-            raise GameOverError(f"the game is over ({outcome.reason})")
+            raise GameFinishedError(f"the game is over ({outcome.reason})")
         position = self.game.position
         from draughts_engine.notation import parse_move
         try:
@@ -663,7 +663,7 @@ class SmallGameRecord(GameRecord):
     def parse_move(self, text: str) -> Any:
         outcome = self.result()
         if outcome.is_over:
-            raise GameOverError(f"the game is over ({outcome.reason})")
+            raise GameFinishedError(f"the game is over ({outcome.reason})")
         try:
             return self.state.parse_move(text.strip())
         except GameInputError as exc:

@@ -27,7 +27,7 @@ from protocol.client import InfoReport
 from .controller import GameController, PlayedMove
 from . import players
 from .players import EngineFailure
-from .records import GameOverError, MoveRejected, Outcome, PlayError
+from .records import GameFinishedError, MoveRejected, Outcome, PlayError
 from .render import Style, board_lines, info_text, score_text
 
 __all__ = ["TerminalSession", "Series", "HELP_LINES", "QuitRequested", "looks_like_move"]
@@ -445,7 +445,7 @@ class TerminalSession:
             self.say(self.style.problem(f"Not played: {exc.reason}"))
             self.say("Legal moves: " + " ".join(exc.legal))
             return
-        except GameOverError as exc:
+        except GameFinishedError as exc:
             self.say(self.style.problem(f"Not played: {exc}. Type undo, new or quit."))
             return
         except PlayError as exc:

@@ -24,7 +24,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple, Union
 from draughts_engine.search.limits import SearchLimits
 from draughts_engine.variants import BLACK, UnknownVariantError, get_variant, variant_names
 from protocol.play.controller import (
-    GameOverError,
+    GameFinishedError,
     LoadError,
     MoveRejected,
     NotYourTurnError,
@@ -196,7 +196,7 @@ class WebApi:
             raise HttpError(404, "no such board (it was closed, or timed out)") from None
         except (MoveRejected, LoadError) as error:
             raise HttpError(400, str(error)) from None
-        except (NotYourTurnError, GameOverError, UndoRedoError) as error:
+        except (NotYourTurnError, GameFinishedError, UndoRedoError) as error:
             raise HttpError(409, str(error)) from None
         except PlayError as error:
             raise HttpError(400, str(error)) from None

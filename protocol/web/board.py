@@ -26,7 +26,7 @@ from protocol.client import InfoReport
 from protocol.play.controller import (
     EngineFailure,
     GameController,
-    GameOverError,
+    GameFinishedError,
     Hint,
     PlayError,
     PlayerSpec,
@@ -314,7 +314,7 @@ class WebBoard:
     def _require_ongoing(self) -> None:
         outcome = self.controller.result()
         if outcome.is_over:
-            raise GameOverError(f"the game is over ({outcome.reason})")
+            raise GameFinishedError(f"the game is over ({outcome.reason})")
 
     # ------------------------------------------------------------------ the controller
 
