@@ -32,7 +32,7 @@ _CLIENT_NAMES = frozenset({
     "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "EngineOption",
     "GoResult", "parse_info", "parse_bestmove",
 })
-_COMMAND_NAMES = frozenset({"PROTOCOL_VERSION", "CommandError", "GoLimits", "parse_command"})
+_COMMAND_NAMES = frozenset({"PROTOCOL_VERSION", "CommandError", "parse_command"})
 
 
 def __getattr__(name: str):
@@ -53,7 +53,6 @@ __all__ = [
     "PROTOCOL_VERSION",
     "CommandError",
     "SearchLimits",
-    "GoLimits",
     "parse_command",
     "Engine",
     "EngineError",

@@ -19,13 +19,12 @@ No regular expressions: tokens are split on runs of spaces and tabs by hand.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import BinaryIO, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts_engine.search.limits import (LIMIT_RANGES, MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES,
-                                           MAX_TIME_MS, InvalidLimitsError, SearchLimits)
+                                           MAX_TIME_MS, SearchLimits)
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -50,13 +49,10 @@ __all__ = [
     "UciNewGame",
     "SetPosition",
     "PlayMoves",
-    "Position",
-    "Move",
     "Undo",
     "SearchLimits",
     "GO_NUMBERS",
     "go_tokens",
-    "GoLimits",
     "Go",
     "Stop",
     "PonderHit",
@@ -362,12 +358,6 @@ class PlayMoves(Command):
         return "move " + " ".join(self.moves)
 
 
-#: Deprecated names of :class:`SetPosition` and :class:`PlayMoves` (they clashed with the
-#: rules core's ``Position`` and ``Move``).
-Position = SetPosition
-Move = PlayMoves
-
-
 @dataclass(frozen=True)
 class Undo(Command):
     """``undo [N]``: take back N plies (default 1). ``bare``: the line named no count (a
@@ -407,25 +397,11 @@ def go_tokens(limits: SearchLimits) -> List[str]:
     ['depth', '6', 'movetime', '500']
     """
     tokens: List[str] = [name for name in _FLAG_LIMITS if getattr(limits, name)]
-    for word, field in GO_NUMBERS.items():
-        value = getattr(limits, field)
+    for word, name in GO_NUMBERS.items():
+        value = getattr(limits, name)
         if value is not None:
             tokens += [word, str(value)]
     return tokens
-
-
-def GoLimits(**kwargs: object) -> SearchLimits:  # noqa: N802 - the old class name, kept working
-    """Deprecated: build a :class:`SearchLimits` from ``go``'s words (``movetime=``, ``wtime=``...).
-
-    ``GoLimits(depth=6)`` is ``SearchLimits(depth=6)``; use :class:`SearchLimits` directly.
-    """
-    warnings.warn("GoLimits is deprecated: use draughts_engine.search.limits.SearchLimits "
-                  "(times in *_ms fields)", DeprecationWarning, stacklevel=2)
-    fields = {GO_NUMBERS.get(name, name): value for name, value in kwargs.items()}
-    try:
-        return SearchLimits(**fields)  # type: ignore[arg-type]
-    except InvalidLimitsError as exc:
-        raise ArgumentError("go", str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -73,14 +73,14 @@ def expected_effect(game: Game, line: str) -> Tuple[Optional[Game], bool]:
         return game, True
     if command is None:
         return game, False
-    if isinstance(command, cmd.Position):
+    if isinstance(command, cmd.SetPosition):
         try:
             fresh = Game("english", fen=command.fen) if command.fen else Game("english")
             fresh.push_all(command.moves)
         except DraughtsError:
             return game, True
         return fresh, False
-    if isinstance(command, cmd.Move):
+    if isinstance(command, cmd.PlayMoves):
         try:
             game.push_all(command.moves)
         except DraughtsError:

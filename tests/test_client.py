@@ -175,16 +175,16 @@ def test_docstring_examples(module):
     assert doctest.testmod(importlib.import_module("protocol.client." + module)).failed == 0
 
 
-def test_package_exports_the_old_names():
+def test_package_exports_its_names_and_no_removed_alias():
+    """``OptionSpec`` and ``GoLimits`` were removed at 0.1.0 (CHANGELOG.md)."""
     names = set(protocol.client.__all__)
     assert {"Engine", "EngineConnection", "StreamTransport", "ProcessTransport", "Transcript",
-            "SearchLimits", "GoLimits", "parse_id"} <= names
-    with pytest.warns(DeprecationWarning, match="EngineOption"):
-        assert protocol.client.OptionSpec is EngineOption
-    with pytest.warns(DeprecationWarning, match="SearchLimits"):
-        assert protocol.client.GoLimits(depth=3, movetime=50) == SearchLimits(depth=3, movetime_ms=50)
+            "SearchLimits", "Limit", "EngineOption", "parse_id"} <= names
+    assert not {"GoLimits", "OptionSpec"} & names
     with pytest.raises(AttributeError):
-        protocol.client.NoSuchName
+        protocol.client.OptionSpec  # noqa: B018
+    with pytest.raises(AttributeError):
+        protocol.client.GoLimits  # noqa: B018
 
 
 # --------------------------------------------------------------------------- scripted transport

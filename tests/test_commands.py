@@ -18,17 +18,16 @@ from protocol.commands import (
     Display,
     Eval,
     Go,
-    GoLimits,
     go_tokens,
     Hub,
     InvalidUtf8Error,
     IsReady,
     LineReader,
     LineTooLongError,
-    Move,
+    PlayMoves,
     Perft,
     PonderHit,
-    Position,
+    SetPosition,
     Quit,
     SetOption,
     Stop,
@@ -52,17 +51,17 @@ VALID = [
     ("setoption name  Move\tOverhead  value 10", SetOption("Move Overhead", "10")),
     ("setoption name Book value my  book.pdn", SetOption("Book", "my  book.pdn")),
     ("ucinewgame", UciNewGame()),
-    ("position startpos", Position()),
-    ("position startpos moves", Position()),
-    ("position startpos moves 11-15 23-19", Position(None, ("11-15", "23-19"))),
-    ("position fen B:W21-32:B1-12", Position("B:W21-32:B1-12")),
+    ("position startpos", SetPosition()),
+    ("position startpos moves", SetPosition()),
+    ("position startpos moves 11-15 23-19", SetPosition(None, ("11-15", "23-19"))),
+    ("position fen B:W21-32:B1-12", SetPosition("B:W21-32:B1-12")),
     (
         "position fen W:WK47:B14,19,29,31,42 moves 47x38x24x13x36",
-        Position("W:WK47:B14,19,29,31,42", ("47x38x24x13x36",)),
+        SetPosition("W:WK47:B14,19,29,31,42", ("47x38x24x13x36",)),
     ),
-    ("position startpos moves c3-d4 f6-e5", Position(None, ("c3-d4", "f6-e5"))),
-    ("move 11-15", Move(("11-15",))),
-    ("move 15x24 28x19", Move(("15x24", "28x19"))),
+    ("position startpos moves c3-d4 f6-e5", SetPosition(None, ("c3-d4", "f6-e5"))),
+    ("move 11-15", PlayMoves(("11-15",))),
+    ("move 15x24 28x19", PlayMoves(("15x24", "28x19"))),
     ("undo", Undo()),
     ("undo 3", Undo(3)),
     ("go", Go()),
@@ -107,7 +106,7 @@ def test_to_line_round_trips(line, expected):
 def test_to_line_is_canonical():
     assert parse_command("go  btime 2 \t wtime 1").to_line() == "go wtime 1 btime 2"
     assert Go(SearchLimits(infinite=True)).to_line() == "go infinite"
-    assert Position("W:W1:B2", ("1-5",)).to_line() == "position fen W:W1:B2 moves 1-5"
+    assert SetPosition("W:W1:B2", ("1-5",)).to_line() == "position fen W:W1:B2 moves 1-5"
     assert Undo().to_line() == "undo"
 
 
@@ -263,13 +262,6 @@ def test_go_limits_validate_on_construction(kwargs, reason):
         SearchLimits(**kwargs)
 
 
-def test_deprecated_golimits_builds_search_limits():
-    with pytest.warns(DeprecationWarning):
-        assert GoLimits(movetime=5, depth=2) == SearchLimits(movetime_ms=5, depth=2)
-    with pytest.warns(DeprecationWarning), pytest.raises(ArgumentError):
-        GoLimits(wtime=5)
-
-
 def test_go_limits_properties():
     assert not SearchLimits().is_bounded and not SearchLimits().has_clock
     assert SearchLimits(depth=3).is_bounded
@@ -281,10 +273,10 @@ def test_go_limits_properties():
 @pytest.mark.parametrize(
     "build, reason",
     [
-        (lambda: Position("a\tb"), "position: bad fen 'a\\tb'"),
-        (lambda: Position("moves"), "position: bad fen 'moves'"),
-        (lambda: Position(None, ("11-15 19-23",)), "position: malformed move '11-15 19-23'"),
-        (lambda: Move(()), "move: missing move"),
+        (lambda: SetPosition("a\tb"), "position: bad fen 'a\\tb'"),
+        (lambda: SetPosition("moves"), "position: bad fen 'moves'"),
+        (lambda: SetPosition(None, ("11-15 19-23",)), "position: malformed move '11-15 19-23'"),
+        (lambda: PlayMoves(()), "move: missing move"),
         (lambda: Undo(0), "undo: count must be in 1..1000000, got 0"),
         (lambda: Perft(0), "perft: depth must be in 1..20, got 0"),
         (lambda: Bench(100), "bench: depth must be in 1..99, got 100"),
@@ -303,7 +295,7 @@ def test_commands_built_in_code_are_validated_too(build, reason):
 
 
 def test_commands_are_frozen_and_hashable():
-    command = Position(None, ["11-15"])  # a list is frozen into a tuple
+    command = SetPosition(None, ["11-15"])  # a list is frozen into a tuple
     assert command.moves == ("11-15",)
     with pytest.raises(AttributeError):
         command.fen = "x"  # type: ignore[misc]

@@ -9,7 +9,6 @@ how long a run may take only catch a hang (they are many times what a slow host 
 
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import subprocess
@@ -595,14 +594,6 @@ def test_hub_timing_checks_judge_a_search_not_a_book(hub_runs):
     failed = {name: reason for name, passed, reason in results if not passed}
     assert set(failed) == set(TIMED_HUB_CHECKS), failed
     assert all(" took " in reason for reason in failed.values()), failed
-
-
-def test_hub_conformance_alias_is_deprecated_but_works():
-    sys.modules.pop("protocol.hub_conformance", None)
-    with pytest.warns(DeprecationWarning, match="protocol.conformance"):
-        alias = importlib.import_module("protocol.hub_conformance")
-    assert alias.run_hub_checks is run_hub_checks
-    assert alias.main(["--", os.path.join(ROOT, "no", "such", "engine")]) == 2
 
 
 def test_the_last_lines_of_a_failure_show_terminal_escapes_escaped():

@@ -559,26 +559,16 @@ def test_generic_search_respects_stop_and_game_over() -> None:
 # The search package's shape: its names, deprecated aliases, and the named
 # parts of the engine's search (budget, aspiration window, repetition, TT cutoff).
 
-def test_searcher_is_the_search_class_and_engine_a_deprecated_alias() -> None:
-    import importlib
-
-    from draughts_engine.search.engine import Searcher
-    module = importlib.import_module("draughts_engine.search.engine")
-    with pytest.warns(DeprecationWarning, match="Searcher"):
-        alias = module.Engine
-    assert alias is Searcher
-    assert "Searcher" in module.__all__ and "Engine" not in module.__all__
-    with pytest.raises(AttributeError):
-        module.NoSuchName  # noqa: B018
-
-
-def test_classic_result_old_name_is_deprecated() -> None:
+def test_searcher_is_the_search_class_and_the_old_aliases_are_gone() -> None:
+    """Removed at 0.1.0 (CHANGELOG.md): ``engine.Engine`` (now ``Searcher``) and
+    ``classic.SearchResult`` (now ``ClassicResult``)."""
     import importlib
 
     from draughts_engine.search.classic import ClassicResult
-    module = importlib.import_module("draughts_engine.search.classic")
-    with pytest.warns(DeprecationWarning, match="ClassicResult"):
-        assert module.SearchResult is ClassicResult
+    engine = importlib.import_module("draughts_engine.search.engine")
+    classic = importlib.import_module("draughts_engine.search.classic")
+    assert "Searcher" in engine.__all__ and "Engine" not in engine.__all__
+    assert not hasattr(engine, "Engine") and not hasattr(classic, "SearchResult")
     assert isinstance(negamax(DraughtsState(Position.start("english")), 1), ClassicResult)
 
 

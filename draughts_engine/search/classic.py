@@ -22,18 +22,13 @@ searches share one contract:
   it completed).  :meth:`~.engine.Searcher.search` drives these searches one ply
   deeper at a time under its :class:`~.budget.SearchBudget`, the limits of every
   search, with a ``poll`` that asks the budget (so ``nodes N`` stops at N).
-
-``ClassicResult`` was called ``SearchResult`` here, the name of the engine's
-:class:`~.limits.SearchResult`; the old name still imports, with a
-``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Tuple
+from typing import Callable, Mapping, Optional, Tuple
 
 from .interface import WIN, GameContractError, GameState, Move, ply_adjusted
 
@@ -271,13 +266,3 @@ SEARCHES: Mapping[str, Callable[..., ClassicResult]] = MappingProxyType(
 )
 """The classic searches by name, in teaching order (read-only)."""
 
-
-def __getattr__(name: str) -> Any:
-    """``SearchResult``: the deprecated old name of :class:`ClassicResult`."""
-    if name == "SearchResult":
-        warnings.warn("draughts_engine.search.classic.SearchResult is deprecated; use "
-                      "ClassicResult (SearchResult is the engine's result, in "
-                      "draughts_engine.search.limits)",
-                      DeprecationWarning, stacklevel=2)
-        return ClassicResult
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

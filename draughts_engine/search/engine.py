@@ -28,14 +28,12 @@ including the lone-king ending counts, read against the plies since the last
 man move or capture.  Not modelled elsewhere in the search: those counts (the
 game record applies them), and contempt (a draw scores 0).
 
-``Engine`` is the old name of :class:`Searcher`, kept as a deprecated alias
-(importing it warns): ``protocol.client.Engine`` is the client's engine.
+(``protocol.client.Engine`` is the client's engine: it drives an engine process.)
 """
 from __future__ import annotations
 
 import threading
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -307,12 +305,3 @@ def bench(depth: Optional[int] = None, engine: Optional[Searcher] = None,
     engine.new_game()
     return BenchResult(total, total_ms, tuple(rows))
 
-
-def __getattr__(name: str) -> Any:
-    """``Engine``: the deprecated old name of :class:`Searcher` (warns once per import site)."""
-    if name == "Engine":
-        warnings.warn("draughts_engine.search.engine.Engine is deprecated; use Searcher "
-                      "(protocol.client.Engine is the client's engine)", DeprecationWarning,
-                      stacklevel=2)
-        return Searcher
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

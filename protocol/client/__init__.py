@@ -30,16 +30,9 @@ lines of the transcript (``> sent``, ``< received``, ``! stderr``, ``# event``):
         print(result.bestmove, result.last_info)
 
 Leaving the ``with`` block always reaps the process: ``quit``, then terminate, then kill.
-
-Deprecated names, kept working: ``OptionSpec`` (now :class:`EngineOption`, so that it is not
-confused with :class:`protocol.options.OptionSpec`, the server's option table) and
-``GoLimits`` (build :class:`SearchLimits` directly); both warn with a DeprecationWarning.
 """
 
 from __future__ import annotations
-
-import warnings
-from typing import Any
 
 from draughts_engine.search.limits import SearchLimits
 from protocol.client.connection import EngineConnection
@@ -58,7 +51,6 @@ from protocol.client.parsers import parse_bestmove, parse_id, parse_info, parse_
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
 from protocol.client.transcript import Transcript
 from protocol.client.transport import ProcessTransport, StreamTransport, Transport
-from protocol.commands import GoLimits
 
 __all__ = [
     "EngineError",
@@ -84,17 +76,4 @@ __all__ = [
     "Engine",
     "Limit",
     "SearchLimits",
-    "GoLimits",
 ]
-
-_DEPRECATED = {"OptionSpec": ("EngineOption", EngineOption)}
-
-
-def __getattr__(name: str) -> Any:
-    """The deprecated names: they still work, with a DeprecationWarning."""
-    if name in _DEPRECATED:
-        new_name, value = _DEPRECATED[name]
-        warnings.warn(f"protocol.client.{name} is deprecated: use protocol.client.{new_name}",
-                      DeprecationWarning, stacklevel=2)
-        return value
-    raise AttributeError(f"module 'protocol.client' has no attribute {name!r}")

@@ -24,7 +24,7 @@ from protocol.client.limit import Limit, search_limits
 from protocol.client.parsers import (error_reason, first_word, parse_bestmove, parse_id,
                                      parse_info, parse_option)
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
-from protocol.commands import Move, Position, SetOption, Undo, go_tokens, token_spans
+from protocol.commands import PlayMoves, SetOption, SetPosition, Undo, go_tokens, token_spans
 
 __all__ = ["Engine"]
 
@@ -130,11 +130,11 @@ class Engine(EngineConnection):
         self, fen: Optional[str] = None, moves: Sequence[str] = (), timeout: Optional[float] = None
     ) -> None:
         """``position startpos|fen <fen> [moves ...]``, checked by ``isready``."""
-        self._command(Position(fen, tuple(moves)).to_line(), timeout)
+        self._command(SetPosition(fen, tuple(moves)).to_line(), timeout)
 
     def play(self, moves: Sequence[str], timeout: Optional[float] = None) -> None:
         """``move m1 m2 ...`` on the current position, checked by ``isready``."""
-        self._command(Move(tuple(moves)).to_line(), timeout)
+        self._command(PlayMoves(tuple(moves)).to_line(), timeout)
 
     def undo(self, count: int = 1, timeout: Optional[float] = None) -> None:
         """``undo [N]``, checked by ``isready``."""

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import threading
-from typing import IO, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, List, NoReturn, Optional, Sequence, Tuple
 
 from draughts_engine.variants import get_variant, variant_names
 from protocol.match.clock import MAX_CLOCK_MS
