@@ -532,9 +532,10 @@ def test_transcript_log_receives_every_entry():
 
 def test_go_timeout_follows_the_limits():
     engine, _ = scripted(go_margin=1.5, search_timeout=42.0)
-    assert engine._search_budget(SearchLimits(movetime_ms=2000)) == pytest.approx(3.5)
-    assert engine._search_budget(SearchLimits(wtime_ms=4000, btime_ms=1000, winc_ms=500)) == pytest.approx(6.0)
-    assert engine._search_budget(SearchLimits(depth=3)) == 42.0
+    assert engine.search_timeout_for(SearchLimits(movetime_ms=2000)) == pytest.approx(3.5)
+    assert engine.search_timeout_for(
+        SearchLimits(wtime_ms=4000, btime_ms=1000, winc_ms=500)) == pytest.approx(6.0)
+    assert engine.search_timeout_for(SearchLimits(depth=3)) == 42.0
 
 
 def test_errors_share_a_base_and_show_the_transcript():
@@ -695,9 +696,22 @@ def test_command_as_one_string_is_split_like_a_shell_would():
         assert engine.id["name"] == "fake-engine 1.0"
 
 
-def test_the_time_of_a_search_ends_when_its_bestmove_arrives_not_when_it_is_parsed():
-    """The reader thread stamps each line: a slow reader (here an on_info that waits until
-    the bestmove line has been read, then dawdles) is not charged to the engine."""
+def test_the_time_of_a_search_ends_when_its_bestmove_arrives_not_when_it_is_parsed(
+        monkeypatch):
+    """The reader thread stamps each line as it arrives: a slow reader (here an on_info that
+    waits until the bestmove line has been read, then dawdles) is not charged to the engine.
+
+    The client's clock is the test's: it reads 100.0 while the lines arrive and 1000.0 once
+    on_info dawdles, so ``elapsed`` is 0.0 exactly when it ends at the bestmove's arrival."""
+    import types
+
+    from protocol.client import connection as connection_module
+    from protocol.client import engine as engine_module
+
+    now = [100.0]
+    clock = types.SimpleNamespace(monotonic=lambda: now[0])
+    monkeypatch.setattr(connection_module, "time", clock)
+    monkeypatch.setattr(engine_module, "time", clock)
     to_engine_r, to_engine_w = os.pipe()
     from_engine_r, from_engine_w = os.pipe()
 
@@ -715,23 +729,21 @@ def test_the_time_of_a_search_ends_when_its_bestmove_arrives_not_when_it_is_pars
     thread.start()
     engine = Engine.attach(os.fdopen(to_engine_w, "wb", buffering=0),
                            os.fdopen(from_engine_r, "rb"), handshake=False)
-    marks = []
+    arrived = threading.Event()
 
     def slow_reader(report: InfoReport) -> None:
-        if not marks:
-            deadline = time.monotonic() + 60
-            while "< bestmove 11-15" not in engine.transcript and time.monotonic() < deadline:
-                time.sleep(0.01)
-            marks.append(time.monotonic())  # the bestmove has arrived by now
-            time.sleep(0.3)
+        if not arrived.is_set():
+            for _ in range(6000):  # a hang guard: the line comes at once
+                if "< bestmove 11-15" in engine.transcript:
+                    break
+                threading.Event().wait(0.01)
+            arrived.set()
+            now[0] = 1000.0  # the reader dawdles: the client's clock moves on
 
-    begun = time.monotonic()
     result = engine.go(SearchLimits(depth=50), on_info=slow_reader, timeout=120)
-    ended = time.monotonic()
     engine.quit()
-    assert result.bestmove == "11-15" and result.last_info.depth == 50
-    assert result.elapsed is not None
-    assert result.elapsed <= marks[0] - begun < ended - begun - 0.3
+    assert arrived.is_set() and result.bestmove == "11-15" and result.last_info.depth == 50
+    assert result.elapsed == 0.0
 
 
 # --------------------------------------------------------------------------- Limit: seconds, python-chess's names

@@ -364,8 +364,8 @@ def test_an_engine_that_ignores_move_now_is_killed_after_the_grace(monkeypatch) 
                               "name=stuck", "level=3"])
     with GameController("english", white=HUMAN, black=stuck) as game:
         game.start()
-        engine = game._engines["black"]
-        process = engine._transport.process
+        (engine,) = game.engine_players()
+        pid = engine.pid
         box: dict = {}
 
         def think() -> None:
@@ -384,7 +384,9 @@ def test_an_engine_that_ignores_move_now_is_killed_after_the_grace(monkeypatch) 
         error = box["error"]
         assert isinstance(error, EngineFailure) and error.side == "black"
         assert str(error) == "stuck ignored stop for 0.2 s and was killed"
-        assert process.wait(120) is not None and game.ply == 0  # the process was killed
+        assert not engine.started and engine.pid is None and game.ply == 0
+        with pytest.raises(ProcessLookupError):  # the process was killed and reaped
+            os.kill(pid, 0)
 
 
 def test_an_engine_that_cannot_start_is_an_engine_failure() -> None:

@@ -389,14 +389,13 @@ def test_move_now_on_a_hung_engine_kills_it_after_the_grace(boards, monkeypatch)
 def test_close_reaps_engines_and_refuses_actions(boards):
     board = boards(white=OURS, black=OURS, delay_ms=0)
     wait(board, lambda s: s["ply"] >= 1, "an engine move")
-    engines = [e for e in board.controller._engines.values() if e is not None]
-    processes = [e._engine._transport for e in engines if e._engine is not None]
+    engines = board.controller.engine_players()
+    assert engines and any(e.started for e in engines)
     board.close()
     assert board.closed and board.wait_change(0, 0.1) is None
-    assert all(e._engine is None for e in engines)
+    assert not any(e.started for e in engines)  # each engine's process is reaped
     with pytest.raises(board_module.BoardClosedError):
         board.act("undo")
-    assert processes
 
 
 def test_only_draughts_boards(boards):

@@ -271,7 +271,7 @@ class EngineConnection:
         _check_timeout(timeout)
         search = self._require_search()
         if timeout is None:
-            timeout = self._search_budget(search.limits)
+            timeout = self.search_timeout_for(search.limits)
         return self._await_result(time.monotonic() + timeout)
 
     # ------------------------------------------------------------------ ending
@@ -371,7 +371,10 @@ class EngineConnection:
         if search.on_info is not None:
             search.on_info(report)
 
-    def _search_budget(self, limits: SearchLimits) -> float:
+    def search_timeout_for(self, limits: SearchLimits) -> float:
+        """Seconds the client waits for the result of a search under ``limits``: the move
+        time or the larger clock (with its increment) plus ``go_margin``, or
+        ``search_timeout`` for a search without a time limit."""
         budgets: List[float] = []
         if limits.movetime_ms is not None:
             budgets.append(limits.movetime_ms / 1000)

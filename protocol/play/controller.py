@@ -508,10 +508,10 @@ class GameController:
 
     def _replace(self, record: GameRecord) -> None:
         if record.variant != self.variant:
-            for engine in self._all_engines():
+            for engine in self.engine_players():
                 engine.set_variant(record.variant)
         else:
-            for engine in self._all_engines():
+            for engine in self.engine_players():
                 engine.new_game()
         self.record = record
         names = record.tags()
@@ -579,7 +579,8 @@ class GameController:
             self._engines[side] = engine
         return engine
 
-    def _all_engines(self) -> List[EnginePlayer]:
+    def engine_players(self) -> List[EnginePlayer]:
+        """The engine players this game holds now (the sides' and the hint engine)."""
         engines = [e for e in self._engines.values() if e is not None]
         if self._hint_engine is not None:
             engines.append(self._hint_engine)

@@ -270,7 +270,14 @@ class EnginePlayer:
     # ---- life ------------------------------------------------------------------------
     @property
     def started(self) -> bool:
+        """True while the engine process runs (from :meth:`start` to :meth:`close`)."""
         return self._engine is not None
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine process's id while it runs, else None."""
+        transport = self._transport
+        return transport.process.pid if transport is not None else None
 
     @property
     def engine_name(self) -> str:
