@@ -151,6 +151,7 @@ def make_move_ordering_keyed(history: Dict[int, int], majority: bool) -> MoveOrd
     """The ordering of one search over the (shared, mutable) ``history`` table,
     shaped for CPython: ``list.sort`` with a key function."""
     hist_get = history.get
+    put_first = _put_first
 
     def history_key(m: RawMove) -> int:
         return (hist_get(m[0] - m[1], 0) << 14) | (m[1].bit_length() << 7) | m[0].bit_length()
@@ -159,15 +160,10 @@ def make_move_ordering_keyed(history: Dict[int, int], majority: bool) -> MoveOrd
               kl: List[Optional[RawMove]]) -> None:
         if capture:
             moves.sort(key=capture_size(kings), reverse=True)
+            put_first(moves, tt_move, None)
         else:
             moves.sort(key=history_key, reverse=True)
-            for killer in (kl[1], kl[0]):
-                if killer is not None and killer != tt_move and killer in moves:
-                    moves.remove(killer)
-                    moves.insert(0, killer)
-        if tt_move is not None and tt_move in moves:
-            moves.remove(tt_move)
-            moves.insert(0, tt_move)
+            put_first(moves, tt_move, kl)
 
     def sort_captures(moves: List[RawMove], kings: int) -> None:
         moves.sort(key=capture_size(kings), reverse=True)
