@@ -24,6 +24,9 @@ import pytest
 from protocol.client import ProcessTransport, children
 from protocol.client.guard import serve, start_time
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_processes import left_after, running  # noqa: E402
+
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the guard is POSIX-only")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,34 +35,6 @@ PY = sys.executable
 FRONT_ENDS_ON_CPYTHON = pytest.mark.skipif(
     sys.implementation.name == "pypy",
     reason="the front ends' tests run on CPython (tox.ini); the guard's on PyPy as well")
-GONE_WITHIN = 10.0  # seconds: the guard needs about one (SIGTERM, a grace second, SIGKILL)
-
-
-def running(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie waiting for its reaper is not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return True  # no /proc (macOS): a zombie counts, and init reaps it soon
-
-
-def left_after(pids: List[int], seconds: float = GONE_WITHIN) -> List[int]:
-    """The processes of ``pids`` still running after up to ``seconds`` (killed here, so that
-    a failing test leaves nothing behind)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(running(pid) for pid in pids):
-        time.sleep(0.1)
-    left = [pid for pid in pids if running(pid)]
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    return left
 
 
 def pids_in(path: Path) -> List[int]:

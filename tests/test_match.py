@@ -46,6 +46,9 @@ from protocol.match import (
 )
 from protocol.match.openings import OpeningError, generate_openings, load_openings
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_processes import left_after  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 MOVER = ROOT / "tests" / "fake_engines" / "random_mover.py"
 PY = sys.executable
@@ -376,21 +379,6 @@ def test_resume_refuses_the_file_of_another_match(tmp_path, capsys, change, mess
     assert main(same + ["--resume", "--quiet"]) == 0
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie waiting for its parent to reap it does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True
-
-
 @pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
 def test_engine_that_exits_leaving_a_child_crashed_and_its_child_is_killed(tmp_path):
     """An engine that exits while a process it started keeps its output open: scored as a
@@ -412,10 +400,7 @@ def test_engine_that_exits_leaving_a_child_crashed_and_its_child_is_killed(tmp_p
         assert "forfeits: crashed: the engine exited (exit status 3)" in text
         children = [int(line) for line in pids.read_text().split()]
         assert len(children) >= 3  # the preflight start and one per game
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in children if _alive(pid)] == []
+        assert left_after(children) == []
     finally:
         for pid in (int(line) for line in pids.read_text().split()) if pids.exists() else ():
             try:

@@ -12,22 +12,17 @@ import pytest
 from draughts_engine import Position, UnknownVariantError, get_variant
 from draughts_engine.perft import divide, perft, perft_make
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_tables import position_rows  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "perft.txt"
 MAX_NODES = int(os.environ.get("PERFT_MAX_NODES", "250000"))
 
 
 def load_table() -> List[Tuple[str, str, str, List[int]]]:
-    rows = []
-    for number, line in enumerate(DATA.read_text().splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(";")]
-        assert len(fields) == 4, f"{DATA}:{number}: expected 4 fields"
-        name, variant, fen, counts = fields
-        rows.append((name, variant, fen, [int(c) for c in counts.split()]))
-    return rows
+    return [(name, variant, fen, [int(c) for c in counts.split()])
+            for _, name, variant, fen, counts in position_rows(DATA)]
 
 
 TABLE = load_table()

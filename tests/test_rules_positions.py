@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import reference_rules as ref  # noqa: E402
+from helpers_tables import position_rows  # noqa: E402
 
 from draughts_engine import (AmbiguousMoveError, IllegalMoveError, Position,  # noqa: E402
                              parse_move)
@@ -26,13 +27,7 @@ def parse_path(text: str) -> Path_:
 def load() -> List[Tuple[str, str, str, List[FrozenSet[Path_]]]]:
     rows = []
     names = set()
-    for number, line in enumerate(DATA.read_text().splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(";")]
-        assert len(fields) == 4, f"{DATA}:{number}: expected 4 fields"
-        name, variant, fen, moves = fields
+    for number, name, variant, fen, moves in position_rows(DATA):
         assert name not in names, f"{DATA}:{number}: duplicate name {name}"
         names.add(name)
         expected = [frozenset(parse_path(p) for p in token.split("=")) for token in moves.split()]
