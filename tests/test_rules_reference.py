@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import pytest
 
@@ -116,62 +116,65 @@ def random_position(variant: str, rng: random.Random) -> Position:
     return Position.from_fen(ref.to_fen(board, rng.random() < 0.5), variant)
 
 
-def walk(position: Position, rng: random.Random, plies: int, failures: List[str],
-         stats: Dict[str, int]) -> None:
-    for _ in range(plies):
-        problem = compare(position)
-        stats["positions"] += 1
-        if problem:
-            failures.append(problem)
-            return
-        moves = position.legal_moves()
-        if not moves:
-            return
-        if moves[0].captured:
-            stats["captures"] += 1
-            stats["multi"] += any(len(m.captured) > 1 for m in moves)
-        position = position.play(rng.choice(moves))
+class Walks:
+    """Seeded random walks compared with the reference; they stop at the fifth failure."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+        self.failures: List[str] = []
+        self.stats = {"positions": 0, "captures": 0, "multi": 0}
+
+    def run(self, count: int, start: Callable[[random.Random], Position], plies: int) -> None:
+        """Walk up to ``plies`` random moves from each of ``count`` positions ``start(rng)``."""
+        for _ in range(count):
+            self.walk(start(self.rng), plies)
+            if len(self.failures) >= 5:
+                break
+
+    def walk(self, position: Position, plies: int) -> None:
+        for _ in range(plies):
+            problem = compare(position)
+            self.stats["positions"] += 1
+            if problem:
+                self.failures.append(problem)
+                return
+            moves = position.legal_moves()
+            if not moves:
+                return
+            if moves[0].captured:
+                self.stats["captures"] += 1
+                self.stats["multi"] += any(len(m.captured) > 1 for m in moves)
+            position = position.play(self.rng.choice(moves))
+
+    def checked_stats(self) -> Dict[str, int]:
+        """The counts of what the walks met, once they met no mismatch."""
+        assert not self.failures, "\n".join(self.failures)
+        return self.stats
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_match_reference(variant):
-    rng = random.Random(f"games-{variant}")
-    failures: List[str] = []
-    stats = {"positions": 0, "captures": 0, "multi": 0}
-    for _ in range(GAMES_PER_VARIANT):
-        walk(Position.start(variant), rng, MAX_PLIES, failures, stats)
-        if len(failures) >= 5:
-            break
-    assert not failures, "\n".join(failures)
+    walks = Walks(f"games-{variant}")
+    walks.run(GAMES_PER_VARIANT, lambda rng: Position.start(variant), MAX_PLIES)
+    stats = walks.checked_stats()
     assert stats["positions"] > 1000 and stats["multi"] > 10, stats
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_king_positions_match_reference(variant):
-    rng = random.Random(f"kings-{variant}")
-    failures: List[str] = []
-    stats = {"positions": 0, "captures": 0, "multi": 0}
-    for _ in range(RANDOM_POSITIONS):
-        walk(random_position(variant, rng), rng, PLIES_FROM_RANDOM, failures, stats)
-        if len(failures) >= 5:
-            break
-    assert not failures, "\n".join(failures)
+    walks = Walks(f"kings-{variant}")
+    walks.run(RANDOM_POSITIONS, lambda rng: random_position(variant, rng), PLIES_FROM_RANDOM)
+    stats = walks.checked_stats()
     assert stats["captures"] > 200 and stats["multi"] > 50, stats
 
 
 @pytest.mark.parametrize("variant", LATER_VARIANTS)
 def test_later_variants_match_reference(variant):
     """Random games and random king positions of the later families, fewer of them."""
-    rng = random.Random(f"later-{variant}")
-    failures: List[str] = []
-    stats = {"positions": 0, "captures": 0, "multi": 0}
-    for _ in range(8):
-        walk(Position.start(variant), rng, MAX_PLIES, failures, stats)
-    for _ in range(150):
-        walk(random_position(variant, rng), rng, PLIES_FROM_RANDOM, failures, stats)
-        if len(failures) >= 5:
-            break
-    assert not failures, "\n".join(failures)
+    walks = Walks(f"later-{variant}")
+    walks.run(8, lambda rng: Position.start(variant), MAX_PLIES)
+    walks.run(150, lambda rng: random_position(variant, rng), PLIES_FROM_RANDOM)
+    stats = walks.checked_stats()
     assert stats["positions"] > 500 and stats["multi"] > 20, stats
 
 
