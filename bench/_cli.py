@@ -12,7 +12,7 @@ import os
 import shlex
 import shutil
 import sys
-from typing import Callable, List, NoReturn, Optional
+from typing import Callable, Iterable, List, NoReturn, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -23,7 +23,7 @@ from draughts_engine.search.limits import MAX_DEPTH  # noqa: E402
 from draughts_engine.variants import UnknownVariantError, get_variant  # noqa: E402
 
 __all__ = ["OneLineParser", "int_in", "positive_int", "positive_float", "variant_name",
-           "evaluation_name", "depth_list", "engine_command", "ROOT"]
+           "evaluation_name", "depth_list", "measure_list", "engine_command", "ROOT"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -97,6 +97,21 @@ def depth_list(text: str) -> List[int]:
     if not depths:
         raise argparse.ArgumentTypeError(f"{text!r} names no depth (a range runs upwards)")
     return depths
+
+
+def measure_list(measures: Iterable[str]) -> Callable[[str], List[str]]:
+    """A ``type=`` for comma-separated names of measures, each one of ``measures``."""
+    known = list(measures)
+
+    def check(text: str) -> List[str]:
+        names = text.split(",")
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"unknown measure {unknown[0]!r} (known: {', '.join(known)})")
+        return names
+    check.__name__ = "measure list"
+    return check
 
 
 def engine_command(text: str) -> List[str]:

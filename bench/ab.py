@@ -47,7 +47,7 @@ import sys
 import tarfile
 import tempfile
 from typing import Dict, List, Optional, Tuple
-from _cli import OneLineParser, positive_int  # noqa: E402
+from _cli import OneLineParser, measure_list, positive_int  # noqa: E402
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -256,19 +256,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--new", default=HERE,
                         help="folder or git revision of the new code (this folder)")
     parser.add_argument("--rounds", type=positive_int, default=5, help="rounds of timed runs (5)")
-    parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
+    parser.add_argument("--only", type=measure_list(MEASURES), default=list(MEASURES),
+                        help="comma-separated measures: " + ", ".join(MEASURES))
     parser.add_argument("--in-process", action="store_true",
                         help="both trees in each process, runs alternating")
     parser.add_argument("--processes", type=positive_int, default=4,
                         help="processes of --in-process (4), each running --rounds per tree")
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
     args = parser.parse_args(argv)
-    names = args.only.split(",") if args.only else list(MEASURES)
-    unknown = [n for n in names if n not in MEASURES]
-    if unknown or args.rounds < 1 or args.processes < 1:
-        print(f"ab.py: unknown measure {unknown[0]!r}" if unknown
-              else "ab.py: --rounds and --processes must be >= 1", file=sys.stderr)
-        return 2
+    names = args.only
     if args.callgrind and shutil.which("valgrind") is None:
         print("ab.py: --callgrind needs valgrind on the PATH", file=sys.stderr)
         return 2

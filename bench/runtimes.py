@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
-from _cli import OneLineParser, positive_int  # noqa: E402
+from _cli import OneLineParser, measure_list, positive_int  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -285,14 +285,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--rounds", type=positive_int, default=2,
                         help="fresh processes per interpreter and measure (2)")
     parser.add_argument("--tries", type=positive_int, default=10, help="start-up tries (10)")
-    parser.add_argument("--only", help="comma-separated measures: " + ", ".join(MEASURES))
+    parser.add_argument("--only", type=measure_list(MEASURES), default=list(MEASURES),
+                        help="comma-separated measures: " + ", ".join(MEASURES))
     args = parser.parse_args(argv)
-    only = args.only.split(",") if args.only else list(MEASURES)
-    unknown = [m for m in only if m not in MEASURES]
-    if unknown or args.rounds < 1 or args.tries < 1:
-        print(f"runtimes.py: unknown measure {unknown[0]!r}" if unknown
-              else "runtimes.py: --rounds and --tries must be >= 1", file=sys.stderr)
-        return 2
+    only = args.only
     runtimes = {"cpython": shlex.split(args.cpython), "pypy": shlex.split(args.pypy)}
     for name, command in runtimes.items():
         if not command or shutil.which(command[0]) is None:

@@ -22,6 +22,15 @@ def play(game: Game, moves: str) -> Optional[int]:
     return ended
 
 
+def endgame_rule_ply(variant: str, fen: str, moves: str) -> Optional[int]:
+    """Play ``moves`` from ``fen``: the ply on which the game ended, once it has ended by the
+    endgame rule."""
+    game = Game(variant, fen=fen)
+    ended = play(game, moves)
+    assert game.result().code == "endgame-rule"
+    return ended
+
+
 def walk(game: Game, plies: int, keep: Callable[[Position], bool]) -> None:
     """Play ``plies`` quiet king moves to new positions that ``keep`` accepts and that
     offer no capture (:func:`test_game.king_walk`), checking that the game goes on
@@ -36,26 +45,22 @@ def walk(game: Game, plies: int, keep: Callable[[Position], bool]) -> None:
 
 def test_fmjd_five_move_count_goes_on_through_a_promotion():
     # King and man against king: the man promotes on ply 3; still the same class.
-    game = Game("international", fen="W:WK46,9:BK45")
-    assert play(game, "46-32 45-34 9-3 34-7 3-9 7-45 9-31 45-1 32-19 1-40") == 10
-    assert game.result().code == "endgame-rule"
+    assert endgame_rule_ply("international", "W:WK46,9:BK45",
+                            "46-32 45-34 9-3 34-7 3-9 7-45 9-31 45-1 32-19 1-40") == 10
 
 
 def test_fmjd_sixteen_move_count_goes_on_through_promotions():
-    game = Game("international", fen="W:WK46,9,10:BK45")
     moves = ("46-41 45-12 41-37 12-26 37-23 26-48 23-41 48-34 41-28 34-45 9-3 45-40 28-33 40-7 "
              "3-17 7-2 33-42 2-13 17-6 13-27 6-28 27-9 28-23 9-3 42-24 3-25 23-46 25-43 24-20 "
              "43-39 20-47 39-33")
-    assert play(game, moves) == 32
-    assert game.result().code == "endgame-rule"
+    assert endgame_rule_ply("international", "W:WK46,9,10:BK45", moves) == 32
 
 
 def test_fmjd_five_move_count_goes_on_through_a_capture_inside_the_class():
     # King and man against king; the lone king takes the man on ply 4: king against king
     # is the same class, so the count started at ply 0 ends the game at ply 10.
-    game = Game("international", fen="W:W22,K30:BK42")
-    assert play(game, "22-17 42-26 30-43 26x3 43-30 3-9 30-24 9-25 24-29 25-20") == 10
-    assert game.result().code == "endgame-rule"
+    assert endgame_rule_ply("international", "W:W22,K30:BK42",
+                            "22-17 42-26 30-43 26x3 43-30 3-9 30-24 9-25 24-29 25-20") == 10
 
 
 def test_fmjd_count_starts_afresh_when_the_class_changes():
@@ -77,9 +82,8 @@ def test_fmjd_count_starts_afresh_when_the_class_changes():
 # ---- Russian (FMJD-64 rules 7.2.4-7.2.8) ------------------------------------------------------
 
 def test_russian_7_2_8_two_kings_against_a_king_five_moves():
-    game = Game("russian", fen="W:WK1,K2:BK29")
-    assert play(game, "1-28 29-18 28-32 18-15 2-9 15-25 9-2 25-29 32-27 29-4") == 10
-    assert game.result().code == "endgame-rule"
+    assert endgame_rule_ply("russian", "W:WK1,K2:BK29",
+                            "1-28 29-18 28-32 18-15 2-9 15-25 9-2 25-29 32-27 29-4") == 10
 
 
 def test_russian_7_2_7_lone_king_on_the_main_road_five_moves():

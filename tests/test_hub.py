@@ -126,6 +126,15 @@ class HubPeer:
         assert item is not None, "the server closed its output"
         return item[1]
 
+    def rest(self, timeout: float = 5.0) -> List[str]:
+        """The lines up to the end of the server's output."""
+        out: List[str] = []
+        while True:
+            item = self.lines.get(timeout=timeout)
+            if item is None:
+                return out
+            out.append(item[1])
+
     def until(self, command: str, timeout: float = 5.0) -> List[str]:
         out: List[str] = []
         while True:
@@ -468,12 +477,7 @@ def test_bursty_peer_gets_one_done_per_go_in_order(monkeypatch) -> None:
            "go think", "ping", "stop", "pos start", 'level move-time=0.05', "go think", "stop",
            "set-param name=variant value=russian", f"pos pos={russian}", "go analyze", "ping",
            "stop", "new-game", "ping", "quit")
-    lines = []
-    while True:
-        item = p.lines.get(timeout=5)
-        if item is None:
-            break
-        lines.append(item[1])
+    lines = p.rest()
     words = [parse_hub_line(line)[0] for line in lines if not line.startswith(("id", "param", "info"))]
     # ping is answered during a search; stop ends one; quit ends the server
     assert words == ["wait", "ready", "pong", "done", "done", "pong", "done", "pong"], lines
@@ -488,13 +492,7 @@ def test_disconnecting_peer_ends_the_server_and_stops_the_search(monkeypatch) ->
     p.send("hub", "init", "pos start", "level infinite", "go analyze")
     p.until("info")
     p.close_input()
-    rest = []
-    while True:
-        item = p.lines.get(timeout=5)
-        if item is None:
-            break
-        rest.append(item[1])
-    assert [line for line in rest if line.startswith("done")]
+    assert [line for line in p.rest() if line.startswith("done")]
     p.thread.join(3)
     assert not p.thread.is_alive()
 
