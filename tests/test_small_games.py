@@ -22,6 +22,14 @@ from draughts_engine.search.classic import SEARCHES
 from draughts_engine.search.interface import LOSS, MATE_BOUND, win_in
 
 
+def assert_over(state, score: int, result: str, reason: str) -> None:
+    """A finished game: its score for the side to move, no legal move, its result and why."""
+    assert state.terminal_score() == score
+    assert state.legal_moves() == []
+    assert state.result_text() == result
+    assert state.result_reason() == reason
+
+
 def random_states(start, seed: int, count: int) -> List:
     """Every state along ``count`` seeded random games from ``start``."""
     rng = random.Random(seed)
@@ -70,18 +78,12 @@ def test_tictactoe_moves_and_diagram() -> None:
 
 def test_tictactoe_line_ends_the_game() -> None:
     state = play_texts(TicTacToe.start(), "a1", "a2", "b1", "b2", "c1")
-    assert state.terminal_score() == LOSS
-    assert state.legal_moves() == []
-    assert state.result_text() == "1-0"
-    assert state.result_reason() == "x completed a line"
+    assert_over(state, LOSS, "1-0", "x completed a line")
 
 
 def test_tictactoe_full_board_is_a_draw() -> None:
     state = TicTacToe.from_fen("xox/xoo/oxx o")
-    assert state.terminal_score() == 0
-    assert state.legal_moves() == []
-    assert state.result_text() == "1/2-1/2"
-    assert state.result_reason() == "the board is full"
+    assert_over(state, 0, "1/2-1/2", "the board is full")
 
 
 def test_tictactoe_finished_position_fen_is_accepted() -> None:
@@ -162,10 +164,7 @@ def test_tatedrez_placement_then_movement() -> None:
 def test_tatedrez_placement_completing_a_line_wins() -> None:
     state = Tatedrez.from_fen("3/B2/Rrb w -")
     won = state.play(state.parse_move("N@a3"))
-    assert won.terminal_score() == LOSS
-    assert won.legal_moves() == []
-    assert won.result_text() == "1-0"
-    assert won.result_reason() == "white completed a line"
+    assert_over(won, LOSS, "1-0", "white completed a line")
     for name, search in SEARCHES.items():
         result = search(state, 2)
         assert (state.move_text(result.best_move), result.score) == ("N@a3", win_in(1)), name
@@ -189,10 +188,7 @@ def test_tatedrez_stuck_player_passes() -> None:
 
 def test_tatedrez_second_pass_in_a_row_draws() -> None:
     both_stuck = Tatedrez.from_fen("r2/bNn/RB1 w p")
-    assert both_stuck.terminal_score() == 0
-    assert both_stuck.legal_moves() == []
-    assert both_stuck.result_text() == "1/2-1/2"
-    assert both_stuck.result_reason() == "both players had to pass"
+    assert_over(both_stuck, 0, "1/2-1/2", "both players had to pass")
 
 
 def test_tatedrez_threefold_repetition_draws() -> None:
@@ -204,10 +200,7 @@ def test_tatedrez_threefold_repetition_draws() -> None:
     # Same board and side, different repetition counts: different keys.
     assert twice.key() != start.key()
     three_times = play_texts(twice, *shuffle)
-    assert three_times.terminal_score() == 0
-    assert three_times.legal_moves() == []
-    assert three_times.result_text() == "1/2-1/2"
-    assert three_times.result_reason() == "threefold repetition"
+    assert_over(three_times, 0, "1/2-1/2", "threefold repetition")
 
 
 def test_tatedrez_key_ignores_move_order() -> None:
