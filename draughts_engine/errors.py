@@ -34,7 +34,23 @@ class DraughtsError(ValueError):
 
 
 class InvalidFenError(DraughtsError):
-    """A FEN string that cannot be parsed or describes an impossible board."""
+    """A FEN string that cannot be parsed or describes an impossible board.
+
+    Made by :meth:`of_fen`, it keeps ``fen`` (as given) and ``reason`` (the message without
+    the FEN), for callers that quote the FEN their own way; both are None when the message
+    is all there is.
+    """
+
+    def __init__(self, message: str, fen: Optional[str] = None,
+                 reason: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.fen = fen
+        self.reason = reason
+
+    @classmethod
+    def of_fen(cls, fen: str, reason: str) -> "InvalidFenError":
+        """``FEN '<fen, cut to 64 characters>': <reason>``, with both parts kept as fields."""
+        return cls(f"FEN {clip(fen)}: {reason}", fen, reason)
 
 
 class InvalidMoveError(DraughtsError):

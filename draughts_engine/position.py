@@ -96,8 +96,8 @@ class Position:
         fields = [f.strip() for f in text.split(":")]
         turn = fields[0].upper()
         if turn not in ("W", "B"):
-            raise InvalidFenError(f"FEN {clip(fen)}: side to move must be W or B, "
-                                  f"got {clip(fields[0], 16)}")
+            raise InvalidFenError.of_fen(fen, f"side to move must be W or B, "
+                                              f"got {clip(fields[0], 16)}")
         seen: Dict[str, bool] = {}
         boards = {"W": [0, 0], "B": [0, 0]}  # colour -> [pieces, kings]
         king_moves: List[str] = []  # king-move fields (``KW28/2``) where the variant has the rule
@@ -112,12 +112,13 @@ class Position:
                 if part[0] in "HhFf" and part[1:].isdigit():
                     continue  # move counters from some tools
                 if part[0] in "HhFf":
-                    raise InvalidFenError(f"FEN {clip(fen)}: move counter {clip(part, 16)} must be "
-                                          f"{part[0]} and a number (it is otherwise ignored)")
-                raise InvalidFenError(f"FEN {clip(fen)}: field {clip(part, 16)} must start with "
-                                      f"W or B (or be a move counter H<n> or F<n>)")
+                    raise InvalidFenError.of_fen(
+                        fen, f"move counter {clip(part, 16)} must be {part[0]} and a number "
+                        f"(it is otherwise ignored)")
+                raise InvalidFenError.of_fen(fen, f"field {clip(part, 16)} must start with "
+                                                  f"W or B (or be a move counter H<n> or F<n>)")
             if colour in seen:
-                raise InvalidFenError(f"FEN {clip(fen)}: colour {colour} given twice")
+                raise InvalidFenError.of_fen(fen, f"colour {colour} given twice")
             seen[colour] = True
             for item in part[1:].split(","):
                 item = item.strip()
@@ -128,15 +129,15 @@ class Position:
                 for square in _squares_of_item(body, geo, fen):
                     bit = geo.bit(square)
                     if (boards["W"][0] | boards["B"][0]) & bit:
-                        raise InvalidFenError(f"FEN {clip(fen)}: square {square} is given twice")
+                        raise InvalidFenError.of_fen(fen, f"square {square} is given twice")
                     boards[colour][0] |= bit
                     if king:
                         boards[colour][1] |= bit
         missing = [c for c in ("W", "B") if c not in seen]
         # a colour may be left out only where its field stands empty (B::B1, an empty W field)
         if len(missing) > sum(1 for part in fields[1:] if not part):
-            raise InvalidFenError(
-                f"FEN {clip(fen)}: no {' and no '.join(missing)} field: both colours' fields are needed, "
+            raise InvalidFenError.of_fen(
+                fen, f"no {' and no '.join(missing)} field: both colours' fields are needed, "
                 f"empty for a side without pieces (as in W:W21,22:B)")
         white, white_kings = boards["W"]
         black, black_kings = boards["B"]
@@ -144,8 +145,8 @@ class Position:
         bad_black = (black ^ black_kings) & geo.bottom_row
         if bad_white or bad_black:
             side, bad = ("white", bad_white) if bad_white else ("black", bad_black)
-            raise InvalidFenError(
-                f"FEN {clip(fen)}: {side} man on its promotion row (square {geo.squares_of(bad)[0]})")
+            raise InvalidFenError.of_fen(
+                fen, f"{side} man on its promotion row (square {geo.squares_of(bad)[0]})")
         kings = white_kings | black_kings
         for part in king_moves:
             kings = _read_king_moves(part, v, geo, white, black, kings, fen)
@@ -334,15 +335,15 @@ def _read_king_moves(part: str, variant: Variant, geo: Geometry, white: int, bla
     count = square_number(count_text.strip(), variant.king_move_limit)
     own = white if colour == "W" else black
     if not square or not count:
-        raise InvalidFenError(f"FEN {clip(fen)}: king-move field {clip(part, 16)} must be "
-                              f"K<colour><square>/<1-{variant.king_move_limit}>")
+        raise InvalidFenError.of_fen(fen, f"king-move field {clip(part, 16)} must be "
+                                          f"K<colour><square>/<1-{variant.king_move_limit}>")
     bit = geo.bit(square)
     if not own & kings & bit or not own & ~kings:
-        raise InvalidFenError(f"FEN {clip(fen)}: king-move field {clip(part, 16)} needs a "
-                              f"{'white' if colour == 'W' else 'black'} king on {square_text} "
-                              "and men of its side")
+        side = "white" if colour == "W" else "black"
+        raise InvalidFenError.of_fen(fen, f"king-move field {clip(part, 16)} needs a "
+                                          f"{side} king on {square_text} and men of its side")
     if king_state(kings, colour == "W")[1]:
-        raise InvalidFenError(f"FEN {clip(fen)}: king-move field for {colour} given twice")
+        raise InvalidFenError.of_fen(fen, f"king-move field for {colour} given twice")
     return with_king_state(kings, colour == "W", bit.bit_length() - 1, count)
 
 
@@ -352,7 +353,7 @@ def _squares_of_item(body: str, geo: Geometry, fen: str) -> List[int]:
         low_text, _, high_text = body.partition("-")
         low, high = _square_of_text(low_text, geo, fen), _square_of_text(high_text, geo, fen)
         if low > high:
-            raise InvalidFenError(f"FEN {clip(fen)}: range {clip(body, 16)} runs backwards")
+            raise InvalidFenError.of_fen(fen, f"range {clip(body, 16)} runs backwards")
         return list(range(low, high + 1))
     return [_square_of_text(body, geo, fen)]
 
@@ -364,5 +365,5 @@ def _square_of_text(text: str, geo: Geometry, fen: str) -> int:
         return square
     if text.isascii() and text.isdigit():
         shown = text if len(text) <= 16 else text[:16] + "..."
-        raise InvalidFenError(f"FEN {clip(fen)}: square {shown} is off the board (1-{geo.squares})")
-    raise InvalidFenError(f"FEN {clip(fen)}: bad square {clip(text, 16)}")
+        raise InvalidFenError.of_fen(fen, f"square {shown} is off the board (1-{geo.squares})")
+    raise InvalidFenError.of_fen(fen, f"bad square {clip(text, 16)}")

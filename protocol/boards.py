@@ -19,7 +19,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Type
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
-from draughts_engine.games import SMALL_GAME_NAMES, GameInputError, small_game
+from draughts_engine.games import SMALL_GAME_NAMES, small_game
 from draughts_engine.notation import ALGEBRAIC, NUMERIC, format_move
 from draughts_engine.perft import divide
 from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
@@ -112,12 +112,8 @@ def _state_line(outcome: Optional[str], code: str) -> str:
 
 
 def _fen_reason(exc: Exception, fen: str) -> str:
-    """The reason of a FEN error without the FEN itself (the error line quotes it once):
-    the rules core writes ``FEN '<the FEN, cut to 64 characters>': <reason>``."""
-    reason = str(exc)
-    if reason.startswith("FEN '") and "': " in reason:
-        reason = reason.split("': ", 1)[1]
-    return show_reason(reason)
+    """The reason of a FEN error without the FEN itself (the error line quotes it once)."""
+    return show_reason(getattr(exc, "reason", None) or str(exc))
 
 
 class DraughtsBoard(Board):
@@ -272,7 +268,7 @@ class SmallGameBoard(Board):
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
         try:
             start = self.state_class.from_fen(fen) if fen is not None else self.state_class.start()
-        except GameInputError as exc:
+        except DraughtsError as exc:
             raise SessionError(f"bad fen '{show_token(fen or '')}': {_fen_reason(exc, fen or '')}") \
                 from None
         self.states = [start] + self._states_after(start, moves)
@@ -288,7 +284,7 @@ class SmallGameBoard(Board):
                 if state.terminal_score() is not None:
                     raise SessionError(f"illegal move {text}: the game is over")
                 move = state.parse_move(text)
-            except GameInputError as exc:
+            except DraughtsError as exc:
                 where = f" (after {moves_text(played)})" if played else ""
                 raise SessionError(f"{exc}{where}") from None
             state = state.play(move)

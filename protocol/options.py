@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
 from draughts_engine.eval import evaluation_names
-from draughts_engine.games import SMALL_GAME_NAMES
-from draughts_engine.variants import UnknownVariantError, get_variant, variant_names
+from draughts_engine.games import GAME_NAMES
+from draughts_engine.variants import UnknownVariantError, get_variant
 
 from .commands import DEFAULT_VARIANT, show_token
 
 __all__ = ["OptionSpec", "OptionError", "Options", "OPTION_SPECS", "VARIANT_VALUES"]
 
-VARIANT_VALUES = variant_names() + SMALL_GAME_NAMES
+VARIANT_VALUES = GAME_NAMES
 """The values of the ``Variant`` option: every draughts variant, then the small games."""
 
 Value = Union[int, bool, str]

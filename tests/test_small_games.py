@@ -7,7 +7,7 @@ from typing import List
 
 import pytest
 
-from draughts_engine.games import GameInputError
+from draughts_engine.errors import DraughtsError
 from draughts_engine.games.tatedrez import (
     PASS,
     Drop,
@@ -51,7 +51,7 @@ def play_texts(state, *texts: str):
 
 def test_errors_are_value_errors() -> None:
     for error in (InvalidFenError, InvalidMoveError, IllegalMoveError):
-        assert issubclass(error, GameInputError) and issubclass(error, ValueError)
+        assert issubclass(error, DraughtsError) and issubclass(error, ValueError)
 
 
 # ---------------------------------------------------------------------------

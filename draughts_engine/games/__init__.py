@@ -9,8 +9,7 @@ The table of contents:
 
 Bad input raises the rules core's own errors (:mod:`draughts_engine.errors`):
 :class:`InvalidFenError`, :class:`InvalidMoveError`, :class:`IllegalMoveError`,
-all :class:`~draughts_engine.errors.DraughtsError` subclasses.  The older name
-``GameInputError`` is the same class as ``DraughtsError``.
+all :class:`~draughts_engine.errors.DraughtsError` subclasses.
 
 A 3x3 board is a 9-character string indexed ``rank * 3 + file`` with ``a1``
 (bottom-left) at index 0, ``c1`` at 2 and ``c3`` at 8; ``'.'`` is empty.
@@ -24,19 +23,24 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..errors import DraughtsError, IllegalMoveError, InvalidFenError, InvalidMoveError
+from ..errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from ..variants import variant_names
 
 __all__ = [
     "tictactoe", "tatedrez",
-    "GameInputError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+    "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "BOARD_WIDTH", "SQUARE_COUNT", "FILES", "RANKS", "EMPTY", "SQUARE_NAMES", "SQUARE_INDEX",
     "LINES", "LINES_THROUGH", "ONGOING_RESULT",
     "square_name", "parse_square", "has_line", "parse_board_field", "board_field",
-    "board_diagram", "result_for", "SMALL_GAME_NAMES", "small_game",
+    "board_diagram", "result_for", "SMALL_GAME_NAMES", "GAME_NAMES", "small_game",
 ]
 
 SMALL_GAME_NAMES: Tuple[str, ...] = ("tictactoe", "tatedrez")
 """The small games by name (the ``Variant`` option's values besides the draughts variants)."""
+
+GAME_NAMES: Tuple[str, ...] = variant_names() + SMALL_GAME_NAMES
+"""Every game the engine plays, by name: the draughts variants, then the small games (the
+``Variant`` option's values, the front ends' list; the one list of them)."""
 
 
 def small_game(name: str) -> type:
@@ -53,9 +57,6 @@ def small_game(name: str) -> type:
         return Tatedrez
     raise KeyError(name)
 
-GameInputError = DraughtsError
-"""Base class of the errors for text a game cannot accept (the rules core's
-:class:`~draughts_engine.errors.DraughtsError`; this name is kept for older code)."""
 
 BOARD_WIDTH = 3
 SQUARE_COUNT = BOARD_WIDTH * BOARD_WIDTH

@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Tuple
 
+from draughts_engine.games import SMALL_GAME_NAMES
 from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
 from protocol.client import (
     CommandRejectedError,
@@ -298,7 +299,7 @@ class EnginePlayer:
         if self.spec.protocol == "hub":
             from protocol.hub.client import HubEngine
             engine_class = HubEngine  # type: ignore[assignment]
-            if self.variant in ("tictactoe", "tatedrez"):
+            if self.variant in SMALL_GAME_NAMES:
                 raise EngineFailure(f"Hub engines play draughts only, not {self.variant}",
                                     self.side)
             options["variant"] = self.variant

@@ -40,9 +40,8 @@ from draughts_engine.errors import (
     clip,
 )
 from draughts_engine.game import Game
-from draughts_engine.games import GameInputError
-from draughts_engine.games.tatedrez import Drop, Step, Tatedrez
-from draughts_engine.games.tictactoe import TicTacToe
+from draughts_engine.games import GAME_NAMES, SMALL_GAME_NAMES, small_game
+from draughts_engine.games.tatedrez import Drop, Step
 from draughts_engine.move import Move
 from draughts_engine.notation import (
     ALGEBRAIC,
@@ -53,7 +52,7 @@ from draughts_engine.notation import (
 from draughts_engine.pdn import RESULT_TOKENS, read_games
 from draughts_engine.pdn_writer import tag_line, wrap_tokens
 from draughts_engine.position import Position
-from draughts_engine.variants import UnknownVariantError, Variant, get_variant, variant_names
+from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
 __all__ = [
     "PlayError",
@@ -76,9 +75,9 @@ __all__ = [
 ]
 
 #: Every game the front ends play, by canonical name.
-VARIANTS: Tuple[str, ...] = variant_names() + ("tictactoe", "tatedrez")
+VARIANTS: Tuple[str, ...] = GAME_NAMES
 
-_SMALL_GAMES: Dict[str, type] = {"tictactoe": TicTacToe, "tatedrez": Tatedrez}
+_SMALL_GAMES: Dict[str, type] = {name: small_game(name) for name in SMALL_GAME_NAMES}
 _SMALL_ALIASES = {"tic-tac-toe": "tictactoe", "ttt": "tictactoe"}
 
 
@@ -153,14 +152,15 @@ def read_game_file(path: str) -> str:
 
 
 def _bad_fen_text(fen: Optional[str], exc: Exception) -> str:
-    """The message of a FEN the rules refused: the FEN quoted once (the rules core's reason
-    may quote it already: ``FEN 'x': side to move ...``)."""
-    reason = str(exc)
-    if reason.startswith("FEN "):
-        return f"bad {reason}"
-    if fen and repr(fen)[1:-1] in reason:
-        return f"bad FEN: {reason}"
-    return f"bad FEN {fen!r}: {reason}"
+    """The message of a FEN the rules refused: the FEN quoted once (the error's ``reason``
+    leaves it out; a message without one may quote it already)."""
+    reason = getattr(exc, "reason", None)
+    if reason is not None:
+        return f"bad FEN {clip(fen or '')}: {reason}"
+    text = str(exc)
+    if fen and repr(fen)[1:-1] in text:
+        return f"bad FEN: {text}"
+    return f"bad FEN {fen!r}: {text}"
 
 @dataclass(frozen=True)
 class Outcome:
@@ -612,7 +612,7 @@ class SmallGameRecord(GameRecord):
         state_class = _SMALL_GAMES[self.variant]
         try:
             start = state_class.from_fen(fen) if fen else state_class.start()
-        except GameInputError as exc:
+        except DraughtsError as exc:
             raise LoadError(_bad_fen_text(fen, exc)) from None
         self._start_is_usual = not fen or start.fen() == state_class.start().fen()
         self.states: List[Any] = [start]
@@ -666,7 +666,7 @@ class SmallGameRecord(GameRecord):
             raise GameFinishedError(f"the game is over ({outcome.reason})")
         try:
             return self.state.parse_move(text.strip())
-        except GameInputError as exc:
+        except DraughtsError as exc:
             raise MoveRejected(str(exc), self.legal_moves()) from None
 
     def move_text(self, move: Any) -> str:
