@@ -47,9 +47,9 @@ def fake(name: str, *args: str) -> List[str]:
 # --------------------------------------------------------------------------- pure parsers
 
 
-@pytest.mark.parametrize(
-    "line, report",
-    [
+#: Each parser: well-formed lines and what they read as.
+PARSED = {
+    parse_info: [
         (
             "info depth 3 seldepth 5 score cp 8 nodes 420 nps 42000 time 10 hashfull 7 pv 11-15 23-19 8-11",
             InfoReport(3, 5, 8, None, 420, 42000, 10, 7, ("11-15", "23-19", "8-11")),
@@ -63,66 +63,13 @@ def fake(name: str, *args: str) -> List[str]:
         ("info depth 4 score cp 10 lowerbound nodes 3", InfoReport(depth=4, score_cp=10, nodes=3)),
         ("info", InfoReport()),
     ],
-)
-def test_parse_info(line, report):
-    assert parse_info(line) == report
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "bestmove 11-15",
-        "information depth 1",
-        "info depth",
-        "info depth x",
-        "info depth -1",
-        "info nodes 1.5",
-        "info score 10",
-        "info score cp",
-        "info score cp ten",
-        "info score cp 1 score mate 2",
-        "info depth 1 depth 2",
-    ],
-)
-def test_parse_info_rejects_malformed_lines(line):
-    with pytest.raises(ProtocolError):
-        parse_info(line)
-
-
-@pytest.mark.parametrize(
-    "line, best",
-    [
+    parse_bestmove: [
         ("bestmove 11-15", BestMove("11-15")),
         ("bestmove 15x24x31 ponder 28x19", BestMove("15x24x31", "28x19")),
         ("bestmove  c3-d4\tponder f6-e5", BestMove("c3-d4", "f6-e5")),
         ("bestmove (none)", BestMove(None)),
     ],
-)
-def test_parse_bestmove(line, best):
-    assert parse_bestmove(line) == best
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "bestmove",
-        "bestmove 11-15 ponder",
-        "bestmove 11-15 23-19",
-        "bestmove 11-15 ponder 23-19 x",
-        "bestmove (none) ponder 11-15",
-        "bestmove 11-15 ponder (none)",
-        "bestmove ???",
-        "best 11-15",
-    ],
-)
-def test_parse_bestmove_rejects_malformed_lines(line):
-    with pytest.raises(ProtocolError):
-        parse_bestmove(line)
-
-
-@pytest.mark.parametrize(
-    "line, spec",
-    [
+    parse_option: [
         (
             "option name Hash type spin default 16 min 1 max 1024",
             EngineOption("Hash", "spin", "16", 1, 1024),
@@ -140,14 +87,38 @@ def test_parse_bestmove_rejects_malformed_lines(line):
         ("option name Contempt type spin default -5 min -100 max 100",
          EngineOption("Contempt", "spin", "-5", -100, 100)),
     ],
-)
-def test_parse_option(line, spec):
-    assert parse_option(line) == spec
+    parse_id: [
+        ("id name draughts-engine  0.1.0", ("name", "draughts-engine  0.1.0")),
+        ("id protocol 1", ("protocol", "1")),
+    ],
+}
 
-
-@pytest.mark.parametrize(
-    "line",
-    [
+#: Each parser: lines it must refuse with a ProtocolError.
+MALFORMED = {
+    parse_info: [
+        "bestmove 11-15",
+        "information depth 1",
+        "info depth",
+        "info depth x",
+        "info depth -1",
+        "info nodes 1.5",
+        "info score 10",
+        "info score cp",
+        "info score cp ten",
+        "info score cp 1 score mate 2",
+        "info depth 1 depth 2",
+    ],
+    parse_bestmove: [
+        "bestmove",
+        "bestmove 11-15 ponder",
+        "bestmove 11-15 23-19",
+        "bestmove 11-15 ponder 23-19 x",
+        "bestmove (none) ponder 11-15",
+        "bestmove 11-15 ponder (none)",
+        "bestmove ???",
+        "best 11-15",
+    ],
+    parse_option: [
         "option name Hash",
         "option Hash type spin",
         "option name type spin",
@@ -156,17 +127,23 @@ def test_parse_option(line, spec):
         "option name Hash type spin default 1 default 2",
         "option name Hash type spin foo 1",
     ],
-)
-def test_parse_option_rejects_malformed_lines(line):
-    with pytest.raises(ProtocolError):
-        parse_option(line)
+    parse_id: ["id"],
+}
 
 
-def test_parse_id():
-    assert parse_id("id name draughts-engine  0.1.0") == ("name", "draughts-engine  0.1.0")
-    assert parse_id("id protocol 1") == ("protocol", "1")
+@pytest.mark.parametrize("parse, line, expected", [
+    pytest.param(parse, line, expected, id=f"{parse.__name__}: {line}")
+    for parse, cases in PARSED.items() for line, expected in cases])
+def test_parsers_read_well_formed_lines(parse, line, expected):
+    assert parse(line) == expected
+
+
+@pytest.mark.parametrize("parse, line", [
+    pytest.param(parse, line, id=f"{parse.__name__}: {line}")
+    for parse, lines in MALFORMED.items() for line in lines])
+def test_parsers_reject_malformed_lines(parse, line):
     with pytest.raises(ProtocolError):
-        parse_id("id")
+        parse(line)
 
 
 @pytest.mark.parametrize("module", ["errors", "reports", "parsers", "transcript", "transport",
