@@ -190,3 +190,46 @@ def test_every_generator_and_board_has_the_protocols_members() -> None:
         assert isinstance(gen, MoveGeneratorProtocol), name
         assert isinstance(gen.geometry, GeometryProtocol), name
         assert isinstance(variant.geometry, GeometryProtocol), name
+
+
+# --------------------------------------------------------------------------- one of each
+
+def _sources(*folders: str) -> List[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py")
+                  if "__pycache__" not in path.parts)
+
+
+def test_the_library_never_ends_the_process() -> None:
+    """``draughts_engine`` is a library: only its ``__main__`` (a command line) may exit."""
+    calls = []
+    for path in _sources("draughts_engine"):
+        if path.name == "__main__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and \
+                    (node.func.value.id, node.func.attr) in {("os", "_exit"), ("sys", "exit")}:
+                calls.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Raise) and isinstance(node.exc, (ast.Call, ast.Name)):
+                target = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                if isinstance(target, ast.Name) and target.id == "SystemExit":
+                    calls.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not calls, calls
+
+
+def test_no_public_class_name_is_defined_twice() -> None:
+    """One public class per name over the project's code (CHANGELOG.md lists the renames)."""
+    where: Dict[str, List[str]] = {}
+    for path in _sources("draughts_engine", "protocol", "tools", "bench"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    twice = {name: paths for name, paths in where.items() if len(paths) > 1}
+    assert not twice, twice
+
+
+def test_no_deprecated_alias_is_left() -> None:
+    """Before 1.0 a name is renamed or removed outright (CHANGELOG.md), not kept as an alias."""
+    found = [f"{path.relative_to(ROOT)}" for path in _sources("draughts_engine", "protocol")
+             if "DeprecationWarning" in path.read_text(encoding="utf-8")]
+    assert not found, found
