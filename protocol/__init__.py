@@ -27,12 +27,12 @@ from __future__ import annotations
 # Nothing of the project is imported here: ``python3 -m protocol`` and the console scripts
 # load this package before their Ctrl-C guard (``protocol.launch``), and the server starts
 # faster without the client.  The names below are imported on first use.
-_CLIENT_NAMES = frozenset({
+_CLIENT_NAMES = (
     "Engine", "EngineError", "EngineTimeoutError", "EngineTerminatedError", "ProtocolError",
     "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "EngineOption",
     "GoResult", "parse_info", "parse_bestmove",
-})
-_COMMAND_NAMES = frozenset({"PROTOCOL_VERSION", "CommandError", "parse_command"})
+)
+_COMMAND_NAMES = ("PROTOCOL_VERSION", "CommandError", "parse_command")
 
 
 def __getattr__(name: str):
@@ -49,22 +49,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'protocol' has no attribute {name!r}")
 
 
-__all__ = [
-    "PROTOCOL_VERSION",
-    "CommandError",
-    "SearchLimits",
-    "parse_command",
-    "Engine",
-    "EngineError",
-    "EngineTimeoutError",
-    "EngineTerminatedError",
-    "ProtocolError",
-    "CommandRejectedError",
-    "ClientStateError",
-    "InfoReport",
-    "BestMove",
-    "EngineOption",
-    "GoResult",
-    "parse_info",
-    "parse_bestmove",
-]
+__all__ = [*_COMMAND_NAMES, "SearchLimits", *_CLIENT_NAMES]

@@ -35,17 +35,12 @@ Leaving the ``with`` block always reaps the process: ``quit``, then terminate, t
 from __future__ import annotations
 
 from draughts_engine.search.limits import SearchLimits
+from protocol.client import errors
 from protocol.client.connection import EngineConnection
 from protocol.client.engine import Engine
-from protocol.client.errors import (
-    ClientStateError,
-    CommandRejectedError,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    IllegalBestMoveError,
-    ProtocolError,
-)
+from protocol.client.errors import (ClientStateError, CommandRejectedError, EngineError,
+                                    EngineTerminatedError, EngineTimeoutError,
+                                    IllegalBestMoveError, ProtocolError)
 from protocol.client.limit import Limit
 from protocol.client.parsers import parse_bestmove, parse_id, parse_info, parse_option
 from protocol.client.reports import BestMove, EngineOption, GoResult, InfoReport
@@ -53,13 +48,7 @@ from protocol.client.transcript import Transcript
 from protocol.client.transport import ProcessTransport, StreamTransport, Transport
 
 __all__ = [
-    "EngineError",
-    "EngineTimeoutError",
-    "EngineTerminatedError",
-    "ProtocolError",
-    "IllegalBestMoveError",
-    "CommandRejectedError",
-    "ClientStateError",
+    *errors.__all__,
     "InfoReport",
     "BestMove",
     "EngineOption",

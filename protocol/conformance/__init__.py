@@ -69,15 +69,9 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: 
     from .catalog import CHECKS, select_checks
     from .cli import main, parse_args, parse_only
     from .config import CheckResult, Config
-    from .errors import (
-        CheckFailed,
-        CheckSkipped,
-        ConformanceError,
-        EngineCommandError,
-        MoveTextError,
-        SetupError,
-        UsageError,
-    )
+    from . import errors
+    from .errors import (CheckFailed, CheckSkipped, ConformanceError, EngineCommandError,
+                         MoveTextError, SetupError, UsageError)
     from .harness import Check, EngineHandle, Harness
     from .hub_checks import HUB_CHECKS, run_hub_checks
     from .oracle import NO_MOVES_FEN, Rules
@@ -93,13 +87,7 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.conformance` loads: 
 
 
 __all__ = [
-    "ConformanceError",
-    "UsageError",
-    "EngineCommandError",
-    "CheckFailed",
-    "CheckSkipped",
-    "SetupError",
-    "MoveTextError",
+    *(name for name in errors.__all__ if name != "fail"),
     "Config",
     "CheckResult",
     "Check",

@@ -39,19 +39,9 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status
     from protocol.match.clock import Clock, TimeControl
     from protocol.match.cli import config_from_args, main, merge_main, parse_sprt
     from protocol.match.config import MatchConfig
-    from protocol.match.elo import (
-        EloEstimate,
-        SprtConfig,
-        elo_interval,
-        elo_to_score,
-        format_elo,
-        los,
-        score_to_elo,
-        sprt_bounds,
-        sprt_llr,
-        sprt_llr_approx,
-        sprt_status,
-    )
+    from protocol.match.elo import (EloEstimate, SprtConfig, elo_interval, elo_to_score,
+                                    format_elo, los, score_to_elo, sprt_bounds, sprt_llr,
+                                    sprt_llr_approx, sprt_status)
     from protocol.match.engines import EngineSlot, EngineSpec, parse_engine, start_engine
     from protocol.match.errors import EngineStartError, MatchError
     from protocol.match.game import play_game

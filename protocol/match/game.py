@@ -21,13 +21,8 @@ from draughts_engine.errors import DraughtsError
 from draughts_engine.game import GameResult
 from draughts_engine.notation import parse_move
 from draughts_engine.search.limits import SearchLimits
-from protocol.client import (
-    CommandRejectedError,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    IllegalBestMoveError,
-)
+from protocol.client import (CommandRejectedError, EngineError, EngineTerminatedError,
+                             EngineTimeoutError, IllegalBestMoveError)
 from protocol.match.clock import MAX_CLOCK_MS, Clock
 from protocol.match.config import MatchConfig
 from protocol.match.engines import EngineSlot, EngineSpec, exited_note, stderr_tail

@@ -18,28 +18,11 @@ from __future__ import annotations
 from protocol.launch import PackageLoading
 
 with PackageLoading():  # Ctrl-C while `python3 -m protocol.play` loads: status 130, quietly
-    from .controller import (
-        DEFAULT_LIMITS,
-        GameController,
-        Hint,
-        NotYourTurnError,
-        PlayedMove,
-    )
+    from .controller import DEFAULT_LIMITS, GameController, Hint, NotYourTurnError, PlayedMove
     from .players import EngineFailure, EnginePlayer, PlayerSpec, PlayerSpecError, level_limits
-    from .records import (
-        BoardView,
-        Cell,
-        GameFinishedError,
-        GameRecord,
-        LoadError,
-        MoveRejected,
-        Outcome,
-        PlayError,
-        UndoRedoError,
-        VARIANTS,
-        new_record,
-        records_from_text,
-    )
+    from .records import (VARIANTS, BoardView, Cell, GameFinishedError, GameRecord, LoadError,
+                          MoveRejected, Outcome, PlayError, UndoRedoError, new_record,
+                          records_from_text)
 
 
 __all__ = [
