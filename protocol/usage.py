@@ -9,9 +9,10 @@ called from Python).
 from __future__ import annotations
 
 import argparse
-from typing import Any, NoReturn
+import sys
+from typing import Any, Callable, NoReturn, Optional, Sequence
 
-__all__ = ["UsageError", "UsageParser"]
+__all__ = ["UsageError", "UsageParser", "run_program"]
 
 
 class UsageError(Exception):
@@ -30,3 +31,17 @@ class UsageParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}{self.hint}")
+
+
+def run_program(prog: str, run: Callable[[Sequence[str]], int],
+                argv: Optional[Sequence[str]] = None) -> int:
+    """``run(argv)`` (``sys.argv[1:]`` by default) as a program's exit status: a
+    :class:`UsageError` becomes the line ``<prog>: error: <message>`` on stderr and status 2,
+    Ctrl-C status 130 (quietly)."""
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

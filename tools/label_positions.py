@@ -40,7 +40,7 @@ from draughts_engine.search.limits import SearchLimits  # noqa: E402
 from draughts_engine.variants import get_variant  # noqa: E402
 from tune_eval import labelled_positions, quiet_pool  # noqa: E402  (one tool's parts)
 
-from protocol.usage import UsageError, UsageParser  # noqa: E402
+from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
 DECIDED = 2000
 """The score written for a position whose search found a win (its negation: a loss)."""
@@ -89,51 +89,49 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def label(argv: Sequence[str]) -> int:
+    args = parse(argv)
+    variant = get_variant(args.variant)
+    seen = set()
+    positions: List[RawPosition] = []
+    for _, _, raw, _ in labelled_positions(args.files, [variant], args.skip_plies):
+        if raw not in seen:
+            seen.add(raw)
+            positions.append(raw)
+    if not positions:
+        raise UsageError(f"no quiet positions of {variant.name} in the files")
+    chunk = 200
+    tasks = [(variant.name, args.depth, positions[i:i + chunk])
+             for i in range(0, len(positions), chunk)]
+    started = time.monotonic()
+    opener = gzip.open if args.out.endswith(".gz") else open
+    done = 0
+    progress = sys.stderr.isatty()
+    partial = args.out + ".part"  # renamed to --out once complete: no half-written labels
     try:
-        args = parse(sys.argv[1:] if argv is None else argv)
-        variant = get_variant(args.variant)
-        seen = set()
-        positions: List[RawPosition] = []
-        for _, _, raw, _ in labelled_positions(args.files, [variant], args.skip_plies):
-            if raw not in seen:
-                seen.add(raw)
-                positions.append(raw)
-        if not positions:
-            raise UsageError(f"no quiet positions of {variant.name} in the files")
-        chunk = 200
-        tasks = [(variant.name, args.depth, positions[i:i + chunk])
-                 for i in range(0, len(positions), chunk)]
-        started = time.monotonic()
-        opener = gzip.open if args.out.endswith(".gz") else open
-        done = 0
-        progress = sys.stderr.isatty()
-        partial = args.out + ".part"  # renamed to --out once complete: no half-written labels
-        try:
-            with opener(partial, "wt", encoding="utf-8") as out:  # type: ignore[operator]
-                with quiet_pool(args.processes) as pool:
-                    for scored in pool.imap(score_positions, tasks):
-                        for (w, b, k, wtm), score in scored:
-                            out.write(f"{w} {b} {k} {int(wtm)} {score}\n")
-                        done += len(scored)
-                        if progress:  # a terminal: one line, rewritten
-                            print(f"\r{done}/{len(positions)} positions, "
-                                  f"{time.monotonic() - started:.0f} s", end="",
-                                  file=sys.stderr, flush=True)
-            os.replace(partial, args.out)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        finally:
-            if os.path.exists(partial):
-                os.remove(partial)
-        print(f"{chr(10) if progress else ''}wrote {done} scored positions to {args.out} "
-              f"in {time.monotonic() - started:.0f} s", file=sys.stderr)
-        return 0
-    except UsageError as exc:
-        print(f"label_positions.py: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+        with opener(partial, "wt", encoding="utf-8") as out:  # type: ignore[operator]
+            with quiet_pool(args.processes) as pool:
+                for scored in pool.imap(score_positions, tasks):
+                    for (w, b, k, wtm), score in scored:
+                        out.write(f"{w} {b} {k} {int(wtm)} {score}\n")
+                    done += len(scored)
+                    if progress:  # a terminal: one line, rewritten
+                        print(f"\r{done}/{len(positions)} positions, "
+                              f"{time.monotonic() - started:.0f} s", end="",
+                              file=sys.stderr, flush=True)
+        os.replace(partial, args.out)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    print(f"{chr(10) if progress else ''}wrote {done} scored positions to {args.out} "
+          f"in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    return run_program("label_positions.py", label, argv)
 
 
 if __name__ == "__main__":

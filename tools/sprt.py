@@ -45,7 +45,7 @@ from typing import Any, List, Optional, Sequence
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from protocol.usage import UsageError, UsageParser  # noqa: E402
+from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
 WORKTREE = "WORKTREE"
 """The ref name that means this checkout's files as they are."""
@@ -316,16 +316,14 @@ def run(argv: Sequence[str]) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    try:
-        return run(sys.argv[1:] if argv is None else argv)
-    except UsageError as exc:
-        print(f"sprt.py: error: {exc}", file=sys.stderr)
-        return 2
-    except Interrupted as exc:
-        print(f"sprt.py: stopped by {exc} before the match started", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        return 130
+    def run_until_signal(words: Sequence[str]) -> int:
+        try:
+            return run(words)
+        except Interrupted as exc:
+            print(f"sprt.py: stopped by {exc} before the match started", file=sys.stderr)
+            return 130
+
+    return run_program("sprt.py", run_until_signal, argv)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from protocol.usage import UsageError, UsageParser  # noqa: E402
+from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
 from draughts_engine.eval import evaluation_names, evaluator  # noqa: E402
 from draughts_engine.eval.tuned import feature_names, features, fitted_weights  # noqa: E402
@@ -619,15 +619,13 @@ def _ply_range(text: str) -> Tuple[int, int]:
     return low, high
 
 
+def run(argv: Sequence[str]) -> int:
+    args = parse(argv)
+    return selfplay(args) if args.command == "selfplay" else fit(args)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    try:
-        args = parse(sys.argv[1:] if argv is None else argv)
-        return selfplay(args) if args.command == "selfplay" else fit(args)
-    except UsageError as exc:
-        print(f"tune_eval.py: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return run_program("tune_eval.py", run, argv)
 
 
 if __name__ == "__main__":
