@@ -552,11 +552,17 @@ def _parse_move(line: str, spans: _Spans) -> Command:
     return PlayMoves(_parse_moves("move", spans, 1))
 
 
-def _parse_undo(line: str, spans: _Spans) -> Command:
+def _optional_number(word: str, name: str, spans: _Spans, high: int) -> Optional[int]:
+    """The one optional argument of ``word``, a number in 1..``high``; None without it."""
     if len(spans) == 1:
-        return Undo(bare=True)
-    _no_more("undo", spans, 2)
-    return Undo(_parse_int("undo", "count", spans[1][0], 1, MAX_UNDO))
+        return None
+    _no_more(word, spans, 2)
+    return _parse_int(word, name, spans[1][0], 1, high)
+
+
+def _parse_undo(line: str, spans: _Spans) -> Command:
+    count = _optional_number("undo", "count", spans, MAX_UNDO)
+    return Undo(bare=True) if count is None else Undo(count)
 
 
 def _parse_go(line: str, spans: _Spans) -> Command:
@@ -590,17 +596,14 @@ def _parse_go(line: str, spans: _Spans) -> Command:
 
 
 def _parse_perft(line: str, spans: _Spans) -> Command:
-    if len(spans) < 2:
+    depth = _optional_number("perft", "depth", spans, MAX_PERFT_DEPTH)
+    if depth is None:
         raise ArgumentError("perft", "missing depth")
-    _no_more("perft", spans, 2)
-    return Perft(_parse_int("perft", "depth", spans[1][0], 1, MAX_PERFT_DEPTH))
+    return Perft(depth)
 
 
 def _parse_bench(line: str, spans: _Spans) -> Command:
-    if len(spans) == 1:
-        return Bench()
-    _no_more("bench", spans, 2)
-    return Bench(_parse_int("bench", "depth", spans[1][0], 1, MAX_DEPTH))
+    return Bench(_optional_number("bench", "depth", spans, MAX_DEPTH))
 
 
 _PARSERS: Mapping[str, Callable[[str, _Spans], Command]] = MappingProxyType(

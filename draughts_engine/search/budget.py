@@ -89,6 +89,14 @@ class SearchBudget:
             self.depth_limit = self._depth_limit()
             self.soft, self.hard = self._deadlines()
 
+    def _stopped(self, nodes: int) -> bool:
+        """Whether ``stop`` has come; if not, a ``ponderhit`` is taken (:meth:`check_ponderhit`)."""
+        if self.stop.is_set():
+            return True
+        if self.pondering:
+            self.check_ponderhit(nodes)
+        return False
+
     def _depth_limit(self) -> int:
         return min(MAX_DEPTH, self.limits.depth or self.default_depth)
 
@@ -112,10 +120,8 @@ class SearchBudget:
         :class:`SearchAborted` when the search must end.
         """
         next_poll = nodes + POLL_NODES
-        if self.stop.is_set():
+        if self._stopped(nodes):
             raise SearchAborted
-        if self.pondering:
-            self.check_ponderhit(nodes)
         if self.first_iteration:
             return next_poll
         if self.completed_depth >= self.depth_limit:  # (only after a ponderhit, past it)
@@ -139,12 +145,10 @@ class SearchBudget:
         iteration started later would most likely be cut short), nor beyond the
         node limit.
         """
-        if self.stop.is_set():
+        if self._stopped(nodes):
             return False
-        if self.pondering:
-            self.check_ponderhit(nodes)
-            if self.pondering:
-                return True
+        if self.pondering:  # (no ponderhit yet)
+            return True
         if depth >= self.depth_limit:
             return False
         soft = self.soft

@@ -73,14 +73,19 @@ def _start_guard() -> bool:
     return True
 
 
+def _close_quietly(pipe: Optional[int]) -> None:
+    """Close the guard's pipe, if there is one and it is still open."""
+    if pipe is not None:
+        try:
+            os.close(pipe)
+        except OSError:
+            pass
+
+
 def _drop_guard() -> None:
     """Forget a guard that is gone, reaping it (the lock is held)."""
     global _guard, _pipe
-    if _pipe is not None:
-        try:
-            os.close(_pipe)
-        except OSError:
-            pass
+    _close_quietly(_pipe)
     if _guard is not None:
         try:
             _guard.wait(0.5)
@@ -132,11 +137,7 @@ def _after_fork_in_child() -> None:
     hold the parent's pipe open (the guard would wait for the copy too) nor keep its list."""
     global _lock, _guard, _pipe, _starts
     _lock = threading.Lock()
-    if _pipe is not None:
-        try:
-            os.close(_pipe)
-        except OSError:
-            pass
+    _close_quietly(_pipe)
     _guard, _pipe, _starts = None, None, 0
     _watched.clear()
 
@@ -148,11 +149,7 @@ def _at_exit() -> None:
     with _lock:
         process, pipe = _guard, _pipe
         _guard, _pipe = None, None
-    if pipe is not None:
-        try:
-            os.close(pipe)
-        except OSError:
-            pass
+    _close_quietly(pipe)
     if process is not None:
         try:
             process.wait(GRACE + 0.5)

@@ -3,10 +3,12 @@ searches from other roots; each bestmove, ponder move and pv is checked against 
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
+
+from draughts_engine import Position
 
 from .errors import fail
-from .harness import Context
+from .harness import Context, EngineHandle
 from .search_run import SearchRun, validate_search
 from .steps import bounded_search, check_latency, held_search, set_position
 
@@ -14,12 +16,18 @@ __all__ = ["go_check", "check_go_clock", "check_go_movestogo", "check_go_infinit
            "check_go_ponder", "check_go_bare", "check_search_positions"]
 
 
+def _at_start(context: Context) -> Tuple[EngineHandle, Position]:
+    """The engine, set to the start position, and that position (the root of its searches)."""
+    handle = context.engine()
+    set_position(handle)
+    return handle, context.rules.start()
+
+
 def go_check(go_line: str, limit_ms: Optional[int] = None,
               max_depth: Optional[int] = None) -> Callable[[Context], str]:
     def run(context: Context) -> str:
-        handle = context.engine()
-        set_position(handle)
-        return bounded_search(context, handle, go_line, context.rules.start(), limit_ms, max_depth)
+        handle, root = _at_start(context)
+        return bounded_search(context, handle, go_line, root, limit_ms, max_depth)
 
     run.__doc__ = f"{go_line} from the start: legal bestmove, well-formed infos with legal pvs."
     return run
@@ -28,11 +36,9 @@ def go_check(go_line: str, limit_ms: Optional[int] = None,
 def check_go_clock(context: Context) -> str:
     """go wtime/btime/winc/binc: a legal move well within the side to move's clock (the other
     clock is much larger), and with clocks at 0 still a legal move."""
-    handle = context.engine()
-    root = context.rules.start()
+    handle, root = _at_start(context)
     own, other = 2000, 60000
     white, black = (own, other) if root.white_to_move else (other, own)
-    set_position(handle)
     first = bounded_search(context, handle,
                            f"go wtime {white} btime {black} winc 100 binc 100", root,
                            limit_ms=own - context.config.stop_threshold_ms)
@@ -42,9 +48,7 @@ def check_go_clock(context: Context) -> str:
 
 def check_go_movestogo(context: Context) -> str:
     """go wtime/btime movestogo: a legal move within the clock."""
-    handle = context.engine()
-    root = context.rules.start()
-    set_position(handle)
+    handle, root = _at_start(context)
     own = 1500
     return bounded_search(context, handle, f"go wtime {own} btime {own} movestogo 2", root,
                           limit_ms=own - context.config.stop_threshold_ms)
@@ -52,18 +56,15 @@ def check_go_movestogo(context: Context) -> str:
 
 def check_go_infinite(context: Context) -> str:
     """go infinite holds its bestmove until stop, then a legal one comes within the threshold."""
-    handle = context.engine()
-    set_position(handle)
-    return held_search(context, handle, "go infinite", context.rules.start())
+    handle, root = _at_start(context)
+    return held_search(context, handle, "go infinite", root)
 
 
 def check_go_ponder(context: Context) -> str:
     """go ponder movetime: no bestmove before ponderhit, then one within the time limit;
     go ponder + stop brings a legal bestmove too."""
-    handle = context.engine()
-    root = context.rules.start()
+    handle, root = _at_start(context)
     config = context.config
-    set_position(handle)
     limit_ms = 300
     run = SearchRun(handle, f"go ponder movetime {limit_ms}")
     run.hold(config.grace)
@@ -79,9 +80,7 @@ def check_go_ponder(context: Context) -> str:
 
 def check_go_bare(context: Context) -> str:
     """go without limits: a bestmove when the search ends, or after stop within the threshold."""
-    handle = context.engine()
-    root = context.rules.start()
-    set_position(handle)
+    handle, root = _at_start(context)
     run = SearchRun(handle, "go")
     run.hold(context.config.grace, allow_bestmove=True)
     ended = run.best is not None

@@ -209,58 +209,60 @@ def hub_clock(ctx: HubContext) -> str:
     return f"{level}: done after {took:.2f} s{_depth_note(lines)}"
 
 
+def _go_held(ctx: HubContext, level: str, go: str, wait: float,
+             moves: Sequence[str] = ()) -> None:
+    """Set the middle game (then ``moves``), send ``level`` and ``go``, and let the search
+    run for ``wait`` seconds."""
+    ctx.session.set_position(ctx.middle, moves)
+    ctx.session.send(level)
+    ctx.session.send(go)
+    time.sleep(wait)
+
+
+def _no_done(lines: Sequence[str], failure: str) -> None:
+    """Fail with ``failure`` when a ``done`` is among ``lines``."""
+    if any(command_of(line) == "done" for line in lines):
+        raise fail(failure)
+
+
+def _done_after(ctx: HubContext, word: str, timeout: float) -> Tuple[List[str], float]:
+    """Send ``word`` (``stop``, ``ponder-hit``); the lines up to ``done`` and the seconds
+    from ``word`` to it."""
+    started = time.monotonic()
+    ctx.session.send(word)
+    lines = ctx.session.until("done", timeout)
+    return lines, time.monotonic() - started
+
+
 def hub_infinite_stop(ctx: HubContext) -> str:
     """go analyze with level infinite: ping answered, no done before stop, done soon after."""
-    session = ctx.session
-    session.set_position(ctx.middle)
-    session.send("level infinite")
-    session.send("go analyze")
-    time.sleep(ctx.search_seconds)
-    early = session.ping(ctx.timeout)
-    if any(command_of(line) == "done" for line in early):
-        raise fail("done before stop in an infinite search")
-    started = time.monotonic()
-    session.send("stop")
-    lines = early + session.until("done", ctx.timeout)
-    took = time.monotonic() - started
-    best = check_search(lines, ctx.middle)
+    _go_held(ctx, "level infinite", "go analyze", ctx.search_seconds)
+    early = ctx.session.ping(ctx.timeout)
+    _no_done(early, "done before stop in an infinite search")
+    lines, took = _done_after(ctx, "stop", ctx.timeout)
+    best = check_search(early + lines, ctx.middle)
     ctx.late("done after stop", took, 0.5)
     return f"ping answered during the search; stop -> done move={best} in {took:.2f} s"
 
 
 def hub_ponder_hit(ctx: HubContext) -> str:
     """go ponder: no done before ponder-hit, then done within the level's move-time."""
-    session = ctx.session
     seconds = ctx.search_seconds
-    root = ctx.middle.play(PONDER_MOVE)
-    session.set_position(ctx.middle, [PONDER_MOVE])
-    session.send(f"level move-time={seconds:g}")
-    session.send("go ponder")
-    time.sleep(seconds / 2)
-    early = session.ping(ctx.timeout)
-    if any(command_of(line) == "done" for line in early):
-        raise fail("done before ponder-hit")
-    started = time.monotonic()
-    session.send("ponder-hit")
-    lines = early + session.until("done", seconds + ctx.margin + ctx.timeout)
-    took = time.monotonic() - started
-    best = check_search(lines, root)
+    _go_held(ctx, f"level move-time={seconds:g}", "go ponder", seconds / 2, [PONDER_MOVE])
+    early = ctx.session.ping(ctx.timeout)
+    _no_done(early, "done before ponder-hit")
+    lines, took = _done_after(ctx, "ponder-hit", seconds + ctx.margin + ctx.timeout)
+    best = check_search(early + lines, ctx.middle.play(PONDER_MOVE))
     ctx.late(f"done after ponder-hit (move-time={seconds:g})", took, seconds)
     return f"go ponder + ponder-hit -> done move={best} {took:.2f} s after ponder-hit"
 
 
 def hub_ponder_stop(ctx: HubContext) -> str:
     """go ponder + stop: exactly one done."""
-    session = ctx.session
-    session.set_position(ctx.middle)
-    session.send("level time=60")
-    session.send("go ponder")
-    time.sleep(ctx.search_seconds / 2)
-    session.send("stop")
-    best = check_search(session.until("done", ctx.timeout), ctx.middle)
-    extra = session.ping(ctx.timeout)
-    if any(command_of(line) == "done" for line in extra):
-        raise fail("a second done after stop")
+    _go_held(ctx, "level time=60", "go ponder", ctx.search_seconds / 2)
+    lines, _ = _done_after(ctx, "stop", ctx.timeout)
+    best = check_search(lines, ctx.middle)
+    _no_done(ctx.session.ping(ctx.timeout), "a second done after stop")
     return f"go ponder + stop -> one done move={best}"
 
 

@@ -132,6 +132,12 @@ def _number(header: str, text: str, what: str, low: int = 0, high: Optional[int]
     return value
 
 
+def _colour(header: str, letter: str, what: str) -> str:
+    if letter not in ("W", "Z"):
+        raise DxpFormatError(header, f"{what} must be W or Z, got {letter!r}")
+    return letter
+
+
 def _exact(header: str, frame: str, length: int, what: str) -> None:
     if len(frame) != length:
         raise DxpFormatError(header, f"{what} message must have {length} characters, got {len(frame)}")
@@ -162,9 +168,7 @@ def parse_message(frame: str, squares: int = 50) -> Message:
         return GameEnd(frame[1], frame[2])
     if header == "B":
         _exact(header, frame, 5, "back request")
-        colour = frame[4]
-        if colour not in "WZ":
-            raise DxpFormatError(header, f"colour to move must be W or Z, got {colour!r}")
+        colour = _colour(header, frame[4], "colour to move")
         return BackRequest(_number(header, frame[1:4], "move number"), colour)
     if header == "K":
         _exact(header, frame, 2, "back accept")
@@ -177,9 +181,7 @@ def _parse_request(frame: str, squares: int) -> GameRequest:
     if len(frame) < 43:
         raise DxpFormatError(header, f"game request too short ({len(frame)} characters)")
     version = _number(header, frame[1:3], "version")
-    colour = frame[35]
-    if colour not in "WZ":
-        raise DxpFormatError(header, f"follower colour must be W or Z, got {colour!r}")
+    colour = _colour(header, frame[35], "follower colour")
     minutes = _number(header, frame[36:39], "thinking time")
     moves = _number(header, frame[39:42], "number of moves")
     start = frame[42]
@@ -188,9 +190,7 @@ def _parse_request(frame: str, squares: int) -> GameRequest:
         return GameRequest(version, frame[3:35].strip(), colour, minutes, moves, "A")
     if start == "B":
         _exact(header, frame, 44 + squares, "game request (start B)")
-        to_move = frame[43]
-        if to_move not in "WZ":
-            raise DxpFormatError(header, f"colour to move must be W or Z, got {to_move!r}")
+        to_move = _colour(header, frame[43], "colour to move")
         return GameRequest(version, frame[3:35].strip(), colour, minutes, moves, "B",
                            to_move, frame[44:])
     raise DxpFormatError(header, f"starting position must be A or B, got {start!r}")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
@@ -36,15 +36,9 @@ from draughts_engine.position import Position
 from draughts_engine.search.limits import SearchLimits
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 from protocol.client.connection import EngineConnection
-from protocol.client.errors import (
-    ClientStateError,
-    CommandRejectedError,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    IllegalBestMoveError,
-    ProtocolError,
-)
+from protocol.client.errors import (ClientStateError, CommandRejectedError, EngineError,
+                                    EngineTerminatedError, EngineTimeoutError,
+                                    IllegalBestMoveError, ProtocolError)
 from protocol.client.infos import InfoLog
 from protocol.client.limit import Limit, search_limits
 from protocol.client.reports import EngineOption, GoResult, InfoReport
@@ -239,11 +233,7 @@ class HubEngine(EngineConnection):
         self.send_raw("hub")
         ids: Dict[str, str] = {}
         params: Dict[str, HubParam] = {}
-        while True:
-            line = self._next_line(deadline, "wait")
-            command, pairs = self._parsed(line)
-            if command == "wait":
-                break
+        for line, command, pairs in self._lines_before(deadline, "wait"):
             if command == "id":
                 ids.update({k: v if v is not None else "" for k, v in pairs})
             elif command == "param":
@@ -272,11 +262,7 @@ class HubEngine(EngineConnection):
             # our engine in Hub mode: PDN square numbers for 8x8 moves, whatever the variant
             self.send_raw(format_hub_line("set-param", ("name", numbering.name), ("value", "pdn")))
         self.send_raw("init")
-        while True:
-            line = self._next_line(deadline, "ready")
-            command, pairs = self._parsed(line)
-            if command == "ready":
-                break
+        for line, command, pairs in self._lines_before(deadline, "ready"):
             if command == "error":
                 raise CommandRejectedError(dict(pairs).get("message") or line, self.transcript)
             # anything else is information the GUI ignores (Hub v2)
@@ -391,6 +377,17 @@ class HubEngine(EngineConnection):
                 raise ProtocolError(f"malformed line {line!r}: {exc}", self.transcript) from None
             return "", []
 
+    def _lines_before(self, deadline: float, last: str
+                      ) -> Iterator[Tuple[str, str, List[Tuple[str, Optional[str]]]]]:
+        """Each line that comes before the one whose command is ``last``, with its command and
+        pairs (:meth:`_parsed`); the ``last`` line ends the loop."""
+        while True:
+            line = self._next_line(deadline, last)
+            command, pairs = self._parsed(line)
+            if command == last:
+                return
+            yield line, command, pairs
+
     def _route_search_line(self, command: str, pairs: List[Tuple[str, Optional[str]]],
                            line: str) -> bool:
         """Give ``info``/``done`` to the running search; False if it is not for it."""
@@ -444,11 +441,7 @@ class HubEngine(EngineConnection):
     def _confirm(self, deadline: float) -> None:
         self.send_raw("ping")
         rejected: Optional[str] = None
-        while True:
-            line = self._next_line(deadline, "pong")
-            command, pairs = self._parsed(line)
-            if command == "pong":
-                break
+        for line, command, pairs in self._lines_before(deadline, "pong"):
             if self._route_search_line(command, pairs, line):
                 continue
             if command == "error":

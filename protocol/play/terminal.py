@@ -336,6 +336,16 @@ class TerminalSession:
         self._played(move)
         self.show_board()
 
+    def _fresh_game(self, note: str = "") -> None:
+        """A game is on the board anew (started, new, set up, loaded): nothing of it announced,
+        played or left unsaved here yet. Says ``note``, then shows the board."""
+        self._announced = None
+        self._moved_here = None
+        self.unsaved = False
+        if note:
+            self.say(note)
+        self.show_board()
+
     # ---- the game loop ---------------------------------------------------------------
     def play_game(self) -> Outcome:
         """Play until the game ends (engines only) or the person quits.
@@ -344,10 +354,7 @@ class TerminalSession:
         until ``quit`` (raises :class:`QuitRequested`). Raises :class:`EngineFailure`.
         """
         controller = self.controller
-        self._announced = None
-        self._moved_here = None
-        self.unsaved = False
-        self.show_board()
+        self._fresh_game()
         watching = not controller.has_human()
         while True:
             outcome = controller.result()
@@ -516,11 +523,7 @@ class TerminalSession:
     def _command_new(self, rest: str) -> None:
         self.unsaved_game_left(can_ask=True)
         self.controller.new_game()
-        self._announced = None
-        self._moved_here = None
-        self.unsaved = False
-        self.say("New game.")
-        self.show_board()
+        self._fresh_game("New game.")
 
     def _command_fen(self, rest: str) -> None:
         if not rest:
@@ -528,11 +531,7 @@ class TerminalSession:
             return
         self.unsaved_game_left(can_ask=True)
         self.controller.set_position(rest)
-        self._announced = None
-        self._moved_here = None
-        self.unsaved = False
-        self.say("Position set up.")
-        self.show_board()
+        self._fresh_game("Position set up.")
 
     def _command_save(self, rest: str) -> None:
         if not rest:
@@ -584,11 +583,7 @@ class TerminalSession:
             path, number = head.strip(), int(tail)
         self.unsaved_game_left(can_ask=True)
         self.controller.load(path, number)
-        self._announced = None
-        self._moved_here = None
-        self.unsaved = False
-        self.say(f"Loaded {path}.")
-        self.show_board()
+        self._fresh_game(f"Loaded {path}.")
 
     def _command_help(self, rest: str) -> None:
         for line in HELP_LINES:
