@@ -41,16 +41,15 @@ class InvalidFenError(DraughtsError):
     is all there is.
     """
 
-    def __init__(self, message: str, fen: Optional[str] = None,
-                 reason: Optional[str] = None) -> None:
-        super().__init__(message)
-        self.fen = fen
-        self.reason = reason
+    fen: Optional[str] = None
+    reason: Optional[str] = None
 
     @classmethod
     def of_fen(cls, fen: str, reason: str) -> "InvalidFenError":
         """``FEN '<fen, cut to 64 characters>': <reason>``, with both parts kept as fields."""
-        return cls(f"FEN {clip(fen)}: {reason}", fen, reason)
+        error = cls(f"FEN {clip(fen)}: {reason}")
+        error.fen, error.reason = fen, reason
+        return error
 
 
 class InvalidMoveError(DraughtsError):

@@ -21,7 +21,7 @@ by GUIs and other engines (``american`` -> ``english``, ``normal`` ->
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, NamedTuple, Optional, Tuple
 
 from .bitboard import STANDARD, TURNED, TURNED_FROM_WHITE, Geometry
@@ -384,14 +384,9 @@ SPANISH = Variant(
     hub_names=("spanish",), layout=TURNED_FROM_WHITE, capture_precedence=("pieces", "kings"),
     published_perft=(7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464),
 )
-PORTUGUESE = Variant(
-    name="portuguese", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
-    majority_capture=True, promote_during_capture=False, game_type=28, start_rows=3,
-    draw=DrawRules(repetitions=3, no_progress_plies=80),
-    aliases=("damas-classicas", "portugal"), king_value=250, notation=NUMERIC,
-    hub_names=("portuguese",), layout=TURNED_FROM_WHITE, capture_precedence=("pieces", "kings"),
-    published_perft=(7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464),
-)
+# Portuguese plays Spanish's rules (its own names and PDN game type).
+PORTUGUESE = replace(SPANISH, name="portuguese", game_type=28,
+                     aliases=("damas-classicas", "portugal"), hub_names=("portuguese",))
 CZECH = Variant(
     name="czech", size=8, first=WHITE, men_capture_backwards=False, flying_kings=True,
     majority_capture=False, promote_during_capture=False, game_type=29, start_rows=3,
