@@ -166,6 +166,18 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     next_poll = POLL_NODES             # node count of the next budget poll
     current_best: List[Optional[RawMove]] = [None]
 
+    def table_score(w: int, b: int, k: int, wtm: bool, rev: int, ply: int) -> Optional[int]:
+        """The databases' exact score of a position they cover (a win or loss as a mate
+        score with their distance, a draw 0), else None."""
+        nonlocal tbhits
+        found = probe(w, b, k, wtm, rev)  # type: ignore[misc]
+        if found is None:
+            return None
+        tbhits += 1
+        if found[0]:
+            return WIN_ - ply - found[1] if found[0] > 0 else ply + found[1] - WIN_
+        return 0
+
     def poll() -> None:
         """Ask the budget whether to go on (raises SearchAborted when not)."""
         nonlocal next_poll
@@ -178,7 +190,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         Fail-soft like :func:`node`; the static evaluation stands for a quiet
         position without threats.
         """
-        nonlocal nodes, seldepth, tbhits
+        nonlocal nodes, seldepth
         nodes += 1
         if nodes >= next_poll:
             poll()
@@ -191,12 +203,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
             if repeated(key, hp, rev):
                 return 0
         if probing and pc(w | b) <= probe_pieces:
-            found = probe(w, b, k, wtm, rev)
-            if found is not None:
-                tbhits += 1
-                if found[0]:
-                    return WIN_ - ply - found[1] if found[0] > 0 else ply + found[1] - WIN_
-                return 0
+            known = table_score(w, b, k, wtm, rev, ply)
+            if known is not None:
+                return known
         if has_capture(w, b, k, wtm):
             moves = moves_of(w, b, k, wtm)
             if len(moves) > 1:
@@ -245,7 +254,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         A result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound,
         otherwise exact.  Raises SearchAborted when the search must end.
         """
-        nonlocal nodes, seldepth, tbhits
+        nonlocal nodes, seldepth
         if depth <= 0 or ply >= MAX_PLY:
             return quiesce(w, b, k, wtm, alpha, beta, ply, rev, True)
         nodes += 1
@@ -259,12 +268,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         if rev >= 4 and repeated(key, hp, rev):
             return 0
         if probing and pc(w | b) <= probe_pieces:
-            found = probe(w, b, k, wtm, rev)
-            if found is not None:
-                tbhits += 1
-                if found[0]:
-                    return WIN_ - ply - found[1] if found[0] > 0 else ply + found[1] - WIN_
-                return 0
+            known = table_score(w, b, k, wtm, rev, ply)
+            if known is not None:
+                return known
         # mate distance pruning
         if alpha < -WIN_ + ply:
             alpha = -WIN_ + ply
