@@ -45,6 +45,9 @@ from protocol.conformance import (
 )
 from protocol.conformance.latency import AnswerTimes
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_clock import FakeClock  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAKES = os.path.join(ROOT, "tests", "fake_engines")
 SERVER = [sys.executable, "-m", "protocol"]
@@ -312,14 +315,6 @@ def test_watchdog_kills_a_check_that_overruns_its_budget():
     assert "no answer to 'isready' for " in result.reason  # the step that hung is named
     assert any("engine killed" in entry for entry in result.transcript)
     assert time.monotonic() - started < 30.0  # the blocked read alone would take 60 s
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_answer_times_name_the_slowest_answer_and_the_unanswered_command():

@@ -85,29 +85,18 @@ def test_huge_move_number_is_read_as_a_move_number() -> None:
     assert [m.pdn() for m in game.moves] == ["11-15", "23-19"]
 
 
-def test_huge_square_in_a_pdn_move_is_off_the_board() -> None:
-    message = pdn_error(f"1. {HUGE}-15 *")
-    assert message.startswith("games.pdn:1:") and "off the board" in message
-    assert len(message) < 300
-
-
-def test_huge_square_in_a_pdn_capture_path_is_off_the_board() -> None:
-    assert "off the board" in pdn_error(f"1. 11x{HUGE}x15 *")
-
-
-def test_huge_fen_square_in_a_fen_tag_is_off_the_board() -> None:
-    message = pdn_error(f'[SetUp "1"]\n[FEN "W:W{HUGE}:B1"]\n1. 11-15 *')
-    assert message.startswith("games.pdn:2:") and "off the board" in message
-    assert len(message) < 300
-
-
-def test_huge_fen_range_in_a_fen_tag_is_off_the_board() -> None:
-    assert "off the board" in pdn_error(f'[FEN "W:W1-{HUGE}:B30"]\n1. 1-5 *')
-
-
-def test_huge_game_type_is_unsupported() -> None:
-    message = pdn_error(f'[GameType "{HUGE}"]\n1. 11-15 *')
-    assert message.startswith("games.pdn:1:") and "unsupported GameType" in message
+@pytest.mark.parametrize("text, line, fragment", [
+    pytest.param(f"1. {HUGE}-15 *", 1, "off the board", id="square-in-a-move"),
+    pytest.param(f"1. 11x{HUGE}x15 *", 1, "off the board", id="square-in-a-capture-path"),
+    pytest.param(f'[SetUp "1"]\n[FEN "W:W{HUGE}:B1"]\n1. 11-15 *', 2, "off the board",
+                 id="square-in-a-fen-tag"),
+    pytest.param(f'[FEN "W:W1-{HUGE}:B30"]\n1. 1-5 *', 1, "off the board",
+                 id="range-in-a-fen-tag"),
+    pytest.param(f'[GameType "{HUGE}"]\n1. 11-15 *', 1, "unsupported GameType", id="game-type"),
+])
+def test_huge_number_in_pdn_is_refused_in_a_short_message(text, line, fragment) -> None:
+    message = pdn_error(text)
+    assert message.startswith(f"games.pdn:{line}:") and fragment in message
     assert len(message) < 300
 
 

@@ -25,7 +25,7 @@ from protocol.play.render import Style, info_text
 from protocol.play.terminal import TerminalSession
 
 sys.path.insert(0, os.path.dirname(__file__))
-from helpers_play import rejection  # noqa: E402
+from test_play_support import rejection  # noqa: E402
 
 HUMAN = PlayerSpec.human()
 ENGINE = PlayerSpec.own_engine()

@@ -17,7 +17,8 @@ from typing import List, Optional
 
 import pytest
 
-from test_play_support import ANSI, ROOT, check_moves_with_reference, pdn_games
+from test_play_support import (ANSI, ROOT, check_moves_with_reference, pdn_games,
+                               refuse_a_move_then_save)
 
 pty = pytest.importorskip("pty", reason="the pty module needs a POSIX system")
 if os.name != "posix":  # pragma: no cover
@@ -91,6 +92,10 @@ class Terminal:
 
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode())
+
+    def send(self, line: str) -> None:
+        """Type ``line`` and Enter."""
+        self.type(line + "\r")
 
     def interrupt_at_prompt(self, needle: str, tries: int = 5) -> str:
         """Type Ctrl-C at a line-editing prompt until ``needle`` appears; return the text
@@ -177,12 +182,7 @@ def test_a_game_in_a_real_terminal(terminal_factory, tmp_path: Path) -> None:
     assert "Unknown command 'foo' (type help" in term.expect("Black 2> ")
     term.type("new game\r")
     assert "new: takes no arguments, got 'game' (nothing done)" in term.expect("Black 2> ")
-    term.type("11-16\r")
-    rejected = term.expect("Black 2> ")
-    assert "Not played: 11-16: square 11 is empty" in rejected
-    assert "Legal moves: " in rejected
-    term.type(f"save {saved}\r")
-    assert f"Saved to {saved}." in term.expect("Black 2> ")
+    refuse_a_move_then_save(term, saved)
     term.interrupt_at_prompt("Quit? [y/N] ")  # Ctrl-C at the prompt asks first
     term.type("n\r")
     term.expect("Black 2> ")

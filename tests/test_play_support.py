@@ -3,7 +3,9 @@
 * :func:`run_play`: the program as a subprocess with scripted stdin (not a terminal);
 * :func:`pdn_games`: an independent, deliberately simple PDN splitter (tags and move words);
 * :func:`check_moves_with_reference`: every move legal by tests/reference_rules.py;
-* :func:`check_with_pydraughts`: the file read and replayed by pydraughts, when installed.
+* :func:`check_with_pydraughts`: the file read and replayed by pydraughts, when installed;
+* :func:`rejection`: what a move record says when it refuses a move;
+* :func:`refuse_a_move_then_save`: the end of the terminal games, in a pty and in tmux.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import reference_rules as ref  # noqa: E402
+
+from protocol.play import MoveRejected  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -102,3 +106,21 @@ def check_with_pydraughts(path: Path) -> int:
         if game.game_ending != "*":
             assert board.is_over(), f"pydraughts does not see the end of the game ({path})"
     return len(reader.games)
+
+
+def rejection(record, text: str) -> MoveRejected:
+    """What ``record.play_text(text)`` raises: a refused move's reason and the legal moves."""
+    with pytest.raises(MoveRejected) as caught:
+        record.play_text(text)
+    return caught.value
+
+
+def refuse_a_move_then_save(term, saved: Path) -> None:
+    """At Black's second move in English, on a terminal ``term`` (``send`` a line, ``expect``
+    text): 11-16 is refused with the legal moves, then the game is saved to ``saved``."""
+    term.send("11-16")
+    rejected = term.expect("Black 2> ")
+    assert "Not played: 11-16: square 11 is empty" in rejected
+    assert "Legal moves: " in rejected
+    term.send(f"save {saved}")
+    assert f"Saved to {saved}." in term.expect("Black 2> ")

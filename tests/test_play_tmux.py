@@ -23,7 +23,8 @@ from typing import List
 
 import pytest
 
-from test_play_support import ROOT, check_moves_with_reference, check_with_pydraughts, pdn_games
+from test_play_support import (ROOT, check_moves_with_reference, check_with_pydraughts, pdn_games,
+                               refuse_a_move_then_save)
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed "
@@ -123,12 +124,7 @@ def bar_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert f"Replayed 11-15 {reply_move}." in term.expect("Black 2> ")
         term.send("fen")
         assert term.expect("Black 2> ").strip().splitlines()[-1] == after
-        term.send("11-16")
-        rejected = term.expect("Black 2> ")
-        assert "Not played: 11-16: square 11 is empty" in rejected
-        assert "Legal moves: " in rejected
-        term.send(f"save {saved}")
-        assert f"Saved to {saved}." in term.expect("Black 2> ")
+        refuse_a_move_then_save(term, saved)
         term.send("quit")
         term.expect("EXIT=0")
     finally:

@@ -39,6 +39,9 @@ from protocol.web.engines import (
 )
 from protocol.web.registry import BoardLimitError, BoardRegistry, UnknownBoardError
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_clock import FakeClock  # noqa: E402
+
 FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
 OURS = DEFAULT_ENGINE_NAME
 BOOK = EngineBook([
@@ -411,16 +414,8 @@ def test_only_draughts_boards(boards):
 # ------------------------------------------------------------------------------ registry
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_registry_cap_heartbeat_timeout_and_close_all():
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     closed: List[str] = []
     registry = BoardRegistry(BOOK, max_boards=2, idle_timeout=30, clock=clock, log=closed.append)
     players = Players(None, None, SearchLimits(depth=1), 0)

@@ -25,7 +25,7 @@ from typing import List, Tuple
 import pytest
 
 from cdp import Browser, CdpError, Page, find_chromium
-from protocol.web.cli import build_server
+from helpers_web import web_server
 from protocol.web.registry import UnknownBoardError
 
 CHROMIUM = find_chromium()
@@ -38,11 +38,8 @@ WAIT = 120.0  # seconds; generous, for busy hosts: the tests wait for events, no
 
 @pytest.fixture(scope="module")
 def web():
-    app = build_server(port=0).start()
-    try:
+    with web_server() as app:
         yield app
-    finally:
-        app.stop()
 
 
 @pytest.fixture(scope="module")
@@ -642,16 +639,13 @@ def test_a_long_game_scrolls_the_move_list_on_a_narrow_screen(page, web, artifac
 def test_a_server_that_went_away_is_named_not_failed_to_fetch(page, web):
     """The page's own server stops (as after Ctrl-C) during an analysis: the page says it
     cannot reach the server, at once and when a button is pressed, never "Failed to fetch"."""
-    other = build_server(port=0).start()
-    try:
+    with web_server() as other:
         page.navigate(other.url + "?black=human")
         page.wait_for("document.querySelector('#status').textContent.includes('to move')",
                       WAIT, "the board")
         page.click("#btn-analyse")
         page.wait_for("document.getElementById('analysis').textContent.includes('depth')",
                       WAIT, "the analysis")
-    finally:
-        other.stop()
     page.wait_for("document.getElementById('status').textContent === 'Disconnected'", WAIT,
                   "the page noticing (not a stale 'White to move')")
     message = page.evaluate("document.getElementById('message').textContent")

@@ -23,16 +23,17 @@ from protocol.web.cli import build_server, main
 from protocol.web.connections import ConnectionLimits
 from protocol.web.hosts import HostPolicy, is_loopback, split_host_header
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers_processes import running  # noqa: E402
+from helpers_web import web_server  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
 def app():
-    web = build_server(port=0).start()
-    try:
+    with web_server() as web:
         yield web
-    finally:
-        web.stop()
 
 
 def request(app, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None,
@@ -229,12 +230,9 @@ def test_host_rules():
 
 
 def test_allowed_host_name():
-    web = build_server(port=0, allow_hosts=["board.lan"]).start()
-    try:
+    with web_server(allow_hosts=["board.lan"]) as web:
         assert request(web, "GET", "/api/info", headers={"Host": "board.lan:80"})[0] == 200
         assert request(web, "GET", "/api/info", headers={"Host": "other.lan"})[0] == 403
-    finally:
-        web.stop()
 
 
 def test_cross_origin_post_is_refused(app):
@@ -655,8 +653,7 @@ def test_board_routes_refuse_what_does_not_exist(app):
 
 
 def test_board_cap(tmp_path):
-    web = build_server(port=0, max_boards=2).start()
-    try:
+    with web_server(max_boards=2) as web:
         first, second = open_board(web, black=None), open_board(web, black=None)
         status, _, body = request(web, "POST", "/api/boards", {})
         assert status == 429 and "boards are open" in json_error(body)
@@ -664,8 +661,6 @@ def test_board_cap(tmp_path):
         assert status == 200
         open_board(web, black=None)
         assert second["id"] in [b for b in web.registry._boards]
-    finally:
-        web.stop()
 
 
 # ------------------------------------------------------------------------------ processes
@@ -690,14 +685,6 @@ def children_of(pid: int) -> List[int]:
     return found
 
 
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def wait_state(app_or_port, board_id: str, predicate, what: str, timeout: float = 120.0):
     """Poll the board's state until ``predicate(state)``."""
     port = app_or_port if isinstance(app_or_port, int) else app_or_port.server.port
@@ -718,15 +705,12 @@ needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs L
 
 @needs_proc
 def test_no_engine_process_left_after_stop():
-    web = build_server(port=0).start()
-    try:
+    with web_server() as web:
         board = open_board(web, white="engine", black="engine", level=1, delay_ms=0)
         wait_state(web, board["id"], lambda s: len(s["moves"]) >= 2, "two engine moves")
         engines = children_of(os.getpid())
         assert engines, "engine processes should be running"
-    finally:
-        web.stop()
-    assert not [pid for pid in engines if alive(pid)]
+    assert not [pid for pid in engines if running(pid)]
     status = None
     try:
         request(web, "GET", "/api/info")
@@ -763,7 +747,7 @@ def test_cli_serves_until_sigterm_and_leaves_no_engine(tmp_path):
         if server.poll() is None:
             server.kill()
             server.wait()
-    assert not [pid for pid in engines if alive(pid)]
+    assert not [pid for pid in engines if running(pid)]
 
 
 # ------------------------------------------------------------------------------ the command line
