@@ -38,7 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 from _cli import OneLineParser, measure_list, positive_int  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +80,17 @@ class EngineProcess:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, bufsize=0)
 
+    def __enter__(self) -> "EngineProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def uci(self) -> None:
+        """The handshake: ``uci``, then wait for ``uciok``."""
+        self.send("uci")
+        self.read_until(lambda line: line == "uciok")
+
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write((line + "\n").encode())
@@ -113,6 +124,14 @@ class EngineProcess:
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
             self.proc.wait()
+
+
+def in_turns(runtimes: Dict[str, List[str]], rounds: int) -> Iterator[str]:
+    """The runtimes' names, ``rounds`` times over; the order flips every round, so that none
+    always runs first."""
+    names = list(runtimes)
+    for r in range(rounds):
+        yield from (names if r % 2 == 0 else names[::-1])
 
 
 def timed(engine: EngineProcess, command: str, done: Callable[[str], bool]
@@ -149,16 +168,15 @@ def measure_perft(runtimes: Dict[str, List[str]], rounds: int, quick: bool) -> L
         first: Dict[str, List[float]] = {name: [] for name in runtimes}
         warm: Dict[str, List[float]] = {name: [] for name in runtimes}
         counts = {}
-        for r in range(rounds):
-            for name in (list(runtimes) if r % 2 == 0 else list(runtimes)[::-1]):
-                done = subprocess.run(runtimes[name] + ["-c", PERFT_CHILD, ROOT, variant, str(d),
-                                                        "3"], capture_output=True, text=True)
-                if done.returncode != 0:
-                    raise BenchError(f"perft on {name}: {done.stderr.strip()[-300:]}")
-                data = json.loads(done.stdout.strip().splitlines()[-1])
-                counts[name] = data["count"]
-                first[name].append(data["seconds"][0])
-                warm[name].extend(data["seconds"][1:])
+        for name in in_turns(runtimes, rounds):
+            done = subprocess.run(runtimes[name] + ["-c", PERFT_CHILD, ROOT, variant, str(d), "3"],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise BenchError(f"perft on {name}: {done.stderr.strip()[-300:]}")
+            data = json.loads(done.stdout.strip().splitlines()[-1])
+            counts[name] = data["count"]
+            first[name].append(data["seconds"][0])
+            warm[name].extend(data["seconds"][1:])
         same = len(set(counts.values())) == 1
         figures = {name: (counts[name] / min(first[name]), counts[name] / min(warm[name]))
                    for name in runtimes}
@@ -173,21 +191,16 @@ def measure_search(runtimes: Dict[str, List[str]], rounds: int, quick: bool) -> 
         d = quick_depth if quick else depth
         first: Dict[str, List[Tuple[float, int]]] = {name: [] for name in runtimes}
         warm: Dict[str, List[Tuple[float, int]]] = {name: [] for name in runtimes}
-        for r in range(rounds):
-            for name in (list(runtimes) if r % 2 == 0 else list(runtimes)[::-1]):
-                engine = EngineProcess(runtimes[name])
-                try:
-                    engine.send("uci")
-                    engine.read_until(lambda line: line == "uciok")
-                    engine.send(f"setoption name Variant value {variant}")
-                    for target in (first, warm, warm):
-                        engine.send("ucinewgame")
-                        engine.send("position startpos")
-                        used, lines = timed(engine, f"go depth {d}",
-                                            lambda line: line.startswith("bestmove"))
-                        target[name].append((used, last_nodes(lines)))
-                finally:
-                    engine.close()
+        for name in in_turns(runtimes, rounds):
+            with EngineProcess(runtimes[name]) as engine:
+                engine.uci()
+                engine.send(f"setoption name Variant value {variant}")
+                for target in (first, warm, warm):
+                    engine.send("ucinewgame")
+                    engine.send("position startpos")
+                    used, lines = timed(engine, f"go depth {d}",
+                                        lambda line: line.startswith("bestmove"))
+                    target[name].append((used, last_nodes(lines)))
         figures = {}
         notes = []
         for name in runtimes:
@@ -204,17 +217,13 @@ def measure_bench(runtimes: Dict[str, List[str]], rounds: int, quick: bool) -> L
     first: Dict[str, List[float]] = {name: [] for name in runtimes}
     warm: Dict[str, List[float]] = {name: [] for name in runtimes}
     signatures: Dict[str, int] = {}
-    for r in range(rounds):
-        for name in (list(runtimes) if r % 2 == 0 else list(runtimes)[::-1]):
-            engine = EngineProcess(runtimes[name])
-            try:
-                for target in (first, warm, warm):
-                    used, lines = timed(engine, "bench", lambda line: line.startswith("nodes "))
-                    nodes = int(lines[-1].split()[1])
-                    signatures[name] = nodes
-                    target[name].append(nodes / used)
-            finally:
-                engine.close()
+    for name in in_turns(runtimes, rounds):
+        with EngineProcess(runtimes[name]) as engine:
+            for target in (first, warm, warm):
+                used, lines = timed(engine, "bench", lambda line: line.startswith("nodes "))
+                nodes = int(lines[-1].split()[1])
+                signatures[name] = nodes
+                target[name].append(nodes / used)
     figures = {name: (max(first[name]), max(warm[name])) for name in runtimes}
     same = len(set(signatures.values())) == 1
     note = (f"signature nodes {signatures[next(iter(signatures))]}" if same
@@ -224,15 +233,10 @@ def measure_bench(runtimes: Dict[str, List[str]], rounds: int, quick: bool) -> L
 
 def measure_startup(runtimes: Dict[str, List[str]], tries: int) -> List[Row]:
     times: Dict[str, List[float]] = {name: [] for name in runtimes}
-    for t in range(tries):
-        for name in (list(runtimes) if t % 2 == 0 else list(runtimes)[::-1]):
-            engine = EngineProcess(runtimes[name])
-            try:
-                engine.send("uci")
-                engine.read_until(lambda line: line == "uciok")
-                times[name].append(time.perf_counter() - engine.started)
-            finally:
-                engine.close()
+    for name in in_turns(runtimes, tries):
+        with EngineProcess(runtimes[name]) as engine:
+            engine.uci()
+            times[name].append(time.perf_counter() - engine.started)
     figures = {name: (statistics.median(times[name]) * 1000, None) for name in runtimes}
     worst = ", ".join(f"{name} worst {max(times[name]) * 1000:.0f} ms" for name in runtimes)
     return [("start-up to uciok (median)", "ms", figures, worst)]
