@@ -5,12 +5,14 @@ and plays canned moves that are legal in the English start position. Each ``brok
 script subclasses it and breaks exactly one thing, so the conformance suite's matching checks
 must FAIL while the others still behave as against the well-behaved fake. Subclasses override
 the ``on_<command>`` methods; a method returning an int ends the process with that status.
+The other misbehaving fakes of this protocol (``garbage.py``, ``hang_on_go.py``,
+``die_mid_search.py``, ``info_flood.py``) are built the same way.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 START_MOVES = ("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16")
 """The legal moves of the English start position, for canned perft answers."""
@@ -39,11 +41,14 @@ class CannedEngine:
             if self.pending and word not in ("isready", "stop", "ponderhit", "quit", "uci"):
                 self.say(f"error busy: {word} during search")
                 continue
-            handler = getattr(self, f"on_{word}", None)
-            status = handler(words) if handler is not None else self.on_unknown(words)
+            status = self.handler(word)(words)
             if status is not None:
                 return status
         return self.on_end_of_input()
+
+    def handler(self, word: str) -> Callable[[List[str]], Optional[int]]:
+        """The method that answers the command ``word``: ``on_<word>``, else ``on_unknown``."""
+        return getattr(self, f"on_{word}", self.on_unknown)
 
     # ---- commands -----------------------------------------------------------------------
 
