@@ -26,49 +26,32 @@ def pdn_error(text: str, source: str = "games.pdn") -> str:
 
 # ---- stray and unclosed brackets --------------------------------------------------------
 
-def test_stray_closing_brace_raises_at_once_naming_source_and_line() -> None:
-    message = pdn_error("1. 11-15 } 23-19 *")
-    assert message.startswith("games.pdn:1:") and "'}' without '{'" in message
-
-
-def test_stray_closing_brace_on_a_later_line() -> None:
-    assert pdn_error('[Event "x"]\n1. 11-15 23-19\n2. 8-11 } 22-17 *\n').startswith("games.pdn:3:")
-
-
-def test_stray_closing_bracket_raises_naming_the_line() -> None:
-    message = pdn_error("1. 11-15 ] 23-19 *")
-    assert message.startswith("games.pdn:1:") and "']' without '['" in message
-
-
-def test_stray_closing_parenthesis_raises_naming_the_line() -> None:
-    assert "')' without '('" in pdn_error("\n1. 11-15 ) 23-19 *")
-
-
-def test_stray_closing_brace_inside_a_variation_raises() -> None:
-    assert pdn_error("1. 11-15 (23-19 } 8-11) 22-18 *").startswith("games.pdn:1:")
-
-
-def test_stray_brace_between_games_raises() -> None:
-    assert pdn_error("1. 11-15 *\n}\n1. 9-13 *\n").startswith("games.pdn:2:")
+@pytest.mark.parametrize("text, line, fragment", [
+    pytest.param("1. 11-15 } 23-19 *", 1, "'}' without '{'", id="stray-closing-brace"),
+    pytest.param('[Event "x"]\n1. 11-15 23-19\n2. 8-11 } 22-17 *\n', 3, "'}' without '{'",
+                 id="stray-closing-brace-on-a-later-line"),
+    pytest.param("1. 11-15 ] 23-19 *", 1, "']' without '['", id="stray-closing-bracket"),
+    pytest.param("\n1. 11-15 ) 23-19 *", 2, "')' without '('", id="stray-closing-parenthesis"),
+    pytest.param("1. 11-15 (23-19 } 8-11) 22-18 *", 1, "'}' without '{'",
+                 id="stray-closing-brace-inside-a-variation"),
+    pytest.param("1. 11-15 *\n}\n1. 9-13 *\n", 2, "'}' without '{'",
+                 id="stray-brace-between-games"),
+    pytest.param("1. 11-15 {never closed\n23-19 *\n", 1, "unterminated comment",
+                 id="unclosed-brace-in-the-movetext"),
+    pytest.param("\n\n1. 11-15 (23-19 \n 8-11\n", 3, "unterminated variation",
+                 id="unclosed-variation-named-where-it-opens"),
+    pytest.param('[Event "x]\n1. 11-15 *', 1, "unterminated tag", id="unclosed-tag"),
+])
+def test_a_stray_or_unclosed_bracket_is_refused_naming_source_and_line(text, line,
+                                                                        fragment) -> None:
+    message = pdn_error(text)
+    assert message.startswith(f"games.pdn:{line}:") and fragment in message
 
 
 def test_unclosed_brace_inside_a_variation_is_an_unterminated_comment() -> None:
     message = pdn_error("1. 11-15 23-19\n2. 8-11 (2. 9-14 {open\n22-17 *\n")
     assert message.startswith("games.pdn:2:") and "unterminated comment" in message
     assert "illegal" not in message and "move" not in message
-
-
-def test_unclosed_brace_in_the_movetext_is_an_unterminated_comment() -> None:
-    assert "unterminated comment" in pdn_error("1. 11-15 {never closed\n23-19 *\n")
-
-
-def test_unclosed_variation_names_the_line_where_it_opens() -> None:
-    message = pdn_error("\n\n1. 11-15 (23-19 \n 8-11\n")
-    assert message.startswith("games.pdn:3:") and "unterminated variation" in message
-
-
-def test_unclosed_tag_is_an_unterminated_tag() -> None:
-    assert "unterminated tag" in pdn_error('[Event "x]\n1. 11-15 *')
 
 
 def test_comments_and_variations_spanning_lines_are_skipped() -> None:

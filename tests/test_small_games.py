@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import List
 
 import pytest
@@ -114,9 +115,8 @@ def test_tictactoe_fen_round_trips() -> None:
     ],
 )
 def test_tictactoe_bad_fen_is_rejected(fen: str, fragment: str) -> None:
-    with pytest.raises(InvalidFenError) as error:
+    with pytest.raises(InvalidFenError, match=re.escape(fragment)):
         TicTacToe.from_fen(fen)
-    assert fragment in str(error.value)
 
 
 @pytest.mark.parametrize("text", ["", "d1", "a4", "B2", "b2 c3", "pass"])
@@ -248,9 +248,8 @@ def test_tatedrez_fen_round_trips() -> None:
     ],
 )
 def test_tatedrez_bad_fen_is_rejected(fen: str, fragment: str) -> None:
-    with pytest.raises(InvalidFenError) as error:
+    with pytest.raises(InvalidFenError, match=re.escape(fragment)):
         Tatedrez.from_fen(fen)
-    assert fragment in str(error.value)
 
 
 @pytest.mark.parametrize("text", ["", "Q@a1", "N@d1", "Na1", "a1a2", "a1-a4", "PASS", "N@"])

@@ -124,9 +124,13 @@ class FakeHub:
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
 
-    def busy(self) -> bool:
+    def current(self) -> Optional[Search]:
+        """The search running now, if any."""
         with self.lock:
-            return self.search is not None
+            return self.search
+
+    def busy(self) -> bool:
+        return self.current() is not None
 
     def in_book(self, position: Position) -> bool:
         return self.book and (self.book_everywhere or position == Position.start(VARIANT))
@@ -225,15 +229,13 @@ class FakeHub:
         search.start()
 
     def on_stop(self) -> None:
-        with self.lock:
-            search = self.search
+        search = self.current()
         if search is not None:
             search.stop()
             search.join()
 
     def on_ponder_hit(self) -> None:
-        with self.lock:
-            search = self.search
+        search = self.current()
         if search is not None:
             search.ponder_hit()
 
