@@ -12,23 +12,17 @@ sees no end of output: only the engine's process tells that it is gone.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from mover_wrapper import MOVER, pid_file_and_flags, start_sleeper
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
-        sys.stderr.write("usage: leaves_a_child.py PIDFILE [random_mover.py flags ...]\n")
-        return 2
-    pid_file, flags = sys.argv[1], sys.argv[2:]
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"],
-                             stdin=subprocess.DEVNULL)
+    pid_file, flags = pid_file_and_flags("leaves_a_child.py")
+    child = start_sleeper()
     with open(pid_file, "a", encoding="utf-8") as handle:
-        handle.write(f"{child.pid}\n")
-    mover = os.path.join(HERE, "random_mover.py")
-    os.execv(sys.executable, [sys.executable, mover] + flags)
+        handle.write(f"{child}\n")
+    os.execv(sys.executable, [sys.executable, MOVER] + flags)
     return 0  # not reached
 
 

@@ -12,28 +12,23 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from mover_wrapper import HERE, MOVER, pid_file_and_flags, start_sleeper
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
-        sys.stderr.write("usage: outlives_its_input.py PIDFILE [random_mover.py flags ...]\n")
-        return 2
-    pid_file, flags = sys.argv[1], sys.argv[2:]
+    pid_file, flags = pid_file_and_flags("outlives_its_input.py")
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, signal.SIG_IGN)
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"],
-                             stdin=subprocess.DEVNULL)
+    child = start_sleeper()
     with open(pid_file, "a", encoding="utf-8") as handle:
-        handle.write(f"{os.getpid()}\n{child.pid}\n")
+        handle.write(f"{os.getpid()}\n{child}\n")
     sys.path.insert(0, HERE)
     import random_mover  # noqa: E402 - after the path is set
 
-    sys.argv = [os.path.join(HERE, "random_mover.py")] + flags
+    sys.argv = [MOVER] + flags
     random_mover.main()
     while True:  # quit or the end of input: ignored
         time.sleep(3600)
