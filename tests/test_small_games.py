@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import List
 
 import pytest
@@ -97,32 +96,6 @@ def test_tictactoe_fen_round_trips() -> None:
         again = TicTacToe.from_fen(state.fen())
         assert again == state and again.key() == state.key()
         assert again.fen() == state.fen()
-
-
-@pytest.mark.parametrize(
-    "fen, fragment",
-    [
-        ("3/3/3", "needs 2 fields"),
-        ("3/3 x", "3 ranks"),
-        ("3/3/4 x", "'4'"),
-        ("3/3/xq1 x", "'q'"),
-        ("3/3/x1 x", "rank 1 'x1' covers 2 squares"),
-        ("3/3/3 z", "'z'"),
-        ("3/3/xx1 o", "2 x and 0 o"),
-        ("3/3/x2 x", "'o' is to move"),
-        ("3/ooo/xxx x", "lines for both"),
-        ("xxx/oo1/o2 x", "'x' has a line but is to move"),
-    ],
-)
-def test_tictactoe_bad_fen_is_rejected(fen: str, fragment: str) -> None:
-    with pytest.raises(InvalidFenError, match=re.escape(fragment)):
-        TicTacToe.from_fen(fen)
-
-
-@pytest.mark.parametrize("text", ["", "d1", "a4", "B2", "b2 c3", "pass"])
-def test_tictactoe_malformed_move_is_invalid(text: str) -> None:
-    with pytest.raises(InvalidMoveError, match="not a tic-tac-toe square"):
-        TicTacToe.start().parse_move(text)
 
 
 def test_tictactoe_illegal_moves() -> None:
@@ -229,35 +202,6 @@ def test_tatedrez_fen_round_trips() -> None:
             assert again == state
 
 
-@pytest.mark.parametrize(
-    "fen, fragment",
-    [
-        ("3/3/3", "needs 2 or 3 fields"),
-        ("3/3/3 w - extra", "needs 2 or 3 fields"),
-        ("3/3 w", "3 ranks"),
-        ("3/3/K2 w", "'K'"),
-        ("3/3/R3 b", "rank 1 'R3' covers 4 squares"),
-        ("3/3/3 white", "'white'"),
-        ("3/3/3 w x", "pass flag 'x'"),
-        ("3/3/3 w p", "only possible once all pieces are placed"),
-        ("3/3/RR1 b", "more than one 'R'"),
-        ("3/3/RB1 b", "2 white and 0 black"),
-        ("3/3/R2 w", "'b' places next"),
-        ("rbn/3/RBN b", "lines for both"),
-        ("1b1/rn1/RBN w", "white has a line but is to move"),
-    ],
-)
-def test_tatedrez_bad_fen_is_rejected(fen: str, fragment: str) -> None:
-    with pytest.raises(InvalidFenError, match=re.escape(fragment)):
-        Tatedrez.from_fen(fen)
-
-
-@pytest.mark.parametrize("text", ["", "Q@a1", "N@d1", "Na1", "a1a2", "a1-a4", "PASS", "N@"])
-def test_tatedrez_malformed_move_is_invalid(text: str) -> None:
-    with pytest.raises(InvalidMoveError, match="not a Tatedrez move"):
-        Tatedrez.start().parse_move(text)
-
-
 def test_tatedrez_illegal_moves() -> None:
     placed = play_texts(Tatedrez.start(), "R@a1")
     with pytest.raises(IllegalMoveError, match="'r@a1'"):
@@ -273,6 +217,63 @@ def test_tatedrez_illegal_moves() -> None:
         moving.parse_move("a1-a3")  # the rook may not jump over the bishop on a2
     with pytest.raises(IllegalMoveError, match="'c1-b1'"):
         moving.parse_move("c1-b1")  # no captures, and bishops move diagonally
+
+
+# ---------------------------------------------------------------------------
+# Input errors of both games
+
+
+BAD_FENS = {
+    TicTacToe: [
+        ("3/3/3", "needs 2 fields"),
+        ("3/3 x", "3 ranks"),
+        ("3/3/4 x", "'4'"),
+        ("3/3/xq1 x", "'q'"),
+        ("3/3/x1 x", "rank 1 'x1' covers 2 squares"),
+        ("3/3/3 z", "'z'"),
+        ("3/3/xx1 o", "2 x and 0 o"),
+        ("3/3/x2 x", "'o' is to move"),
+        ("3/ooo/xxx x", "lines for both"),
+        ("xxx/oo1/o2 x", "'x' has a line but is to move"),
+    ],
+    Tatedrez: [
+        ("3/3/3", "needs 2 or 3 fields"),
+        ("3/3/3 w - extra", "needs 2 or 3 fields"),
+        ("3/3 w", "3 ranks"),
+        ("3/3/K2 w", "'K'"),
+        ("3/3/R3 b", "rank 1 'R3' covers 4 squares"),
+        ("3/3/3 white", "'white'"),
+        ("3/3/3 w x", "pass flag 'x'"),
+        ("3/3/3 w p", "only possible once all pieces are placed"),
+        ("3/3/RR1 b", "more than one 'R'"),
+        ("3/3/RB1 b", "2 white and 0 black"),
+        ("3/3/R2 w", "'b' places next"),
+        ("rbn/3/RBN b", "lines for both"),
+        ("1b1/rn1/RBN w", "white has a line but is to move"),
+    ],
+}
+
+MALFORMED_MOVES = {
+    TicTacToe: ("not a tic-tac-toe square", ["", "d1", "a4", "B2", "b2 c3", "pass"]),
+    Tatedrez: ("not a Tatedrez move", ["", "Q@a1", "N@d1", "Na1", "a1a2", "a1-a4", "PASS", "N@"]),
+}
+
+
+@pytest.mark.parametrize("game, fen, fragment", [
+    pytest.param(game, fen, fragment, id=f"{game.__name__}: {fen}")
+    for game, cases in BAD_FENS.items() for fen, fragment in cases])
+def test_bad_fen_is_rejected(game, fen: str, fragment: str) -> None:
+    with pytest.raises(InvalidFenError) as error:
+        game.from_fen(fen)
+    assert fragment in str(error.value)
+
+
+@pytest.mark.parametrize("game, text, message", [
+    pytest.param(game, text, message, id=f"{game.__name__}: {text!r}")
+    for game, (message, texts) in MALFORMED_MOVES.items() for text in texts])
+def test_malformed_move_is_invalid(game, text: str, message: str) -> None:
+    with pytest.raises(InvalidMoveError, match=message):
+        game.start().parse_move(text)
 
 
 def test_a_small_game_search_stops_at_its_node_limit() -> None:
