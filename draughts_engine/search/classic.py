@@ -89,6 +89,16 @@ def _require_positive_depth(depth: int) -> None:
         raise ValueError(f"search depth must be at least 1, got {depth}")
 
 
+def _windowed(search: Callable[..., ScoredMove], state: GameState, depth: int,
+              poll: Poll) -> ClassicResult:
+    """Run a windowed ``search(state, depth, alpha, beta, ply, counter)`` from the root
+    with the full window."""
+    _require_positive_depth(depth)
+    counter = _NodeCounter(poll)
+    score, best_move = search(state, depth, -INFINITY, INFINITY, 0, counter)
+    return ClassicResult(score, best_move, counter.nodes)
+
+
 def _leaf_score(state: GameState, depth: int, ply: int) -> Optional[int]:
     """Score of ``state`` for its side to move if it is a leaf, else None."""
     terminal = state.terminal_score()
@@ -183,10 +193,7 @@ def alphabeta(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     ``v``; ``v >= beta`` means it is at least ``v``; otherwise ``v`` is exact.
     The root uses the full window, so its score is exact.
     """
-    _require_positive_depth(depth)
-    counter = _NodeCounter(poll)
-    score, best_move = _alphabeta(state, depth, -INFINITY, INFINITY, 0, counter)
-    return ClassicResult(score, best_move, counter.nodes)
+    return _windowed(_alphabeta, state, depth, poll)
 
 
 def _alphabeta(
@@ -224,10 +231,7 @@ def negascout(state: GameState, depth: int, poll: Poll = None) -> ClassicResult:
     null-window fail-high is already exact (the child's children are leaves).
     Same window semantics as ``alphabeta``.
     """
-    _require_positive_depth(depth)
-    counter = _NodeCounter(poll)
-    score, best_move = _negascout(state, depth, -INFINITY, INFINITY, 0, counter)
-    return ClassicResult(score, best_move, counter.nodes)
+    return _windowed(_negascout, state, depth, poll)
 
 
 def _negascout(
