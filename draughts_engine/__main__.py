@@ -1,6 +1,7 @@
 """``python -m draughts_engine perft ...``: the rules core's command line (:mod:`.cli`).
 
-The one place where the package ends the process: with the status of the command, and with
+The one place where the package ends the process (by ``SystemExit``, as any script does; the
+library itself never exits): with the status of the command, and with
 status 130 and nothing printed on a Ctrl-C while the command's modules load, as
 ``protocol.launch`` does for the other commands (this package may not import ``protocol``).
 The package's ``__init__`` loads nothing while ``python -m`` locates this module, so the
@@ -8,13 +9,9 @@ guard below meets every such Ctrl-C.
 """
 from __future__ import annotations
 
-import os
-
 if __name__ == "__main__":
     try:
         from draughts_engine.cli import main
     except KeyboardInterrupt:
-        # Nothing written yet; os._exit skips the interpreter's shutdown, where a second
-        # Ctrl-C could print a traceback of its own.
-        os._exit(130)
+        raise SystemExit(130) from None  # nothing written yet: status 130, quietly
     raise SystemExit(main())

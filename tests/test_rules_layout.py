@@ -200,11 +200,10 @@ def _sources(*folders: str) -> List[Path]:
 
 
 def test_the_library_never_ends_the_process() -> None:
-    """``draughts_engine`` is a library: only its ``__main__`` (a command line) may exit."""
+    """``draughts_engine`` is a library: it never calls ``os._exit`` or ``sys.exit``, and only
+    its ``__main__`` (a command line) raises ``SystemExit``."""
     calls = []
     for path in _sources("draughts_engine"):
-        if path.name == "__main__.py":
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     isinstance(node.func.value, ast.Name) and \
@@ -212,7 +211,8 @@ def test_the_library_never_ends_the_process() -> None:
                 calls.append(f"{path.relative_to(ROOT)}:{node.lineno}")
             if isinstance(node, ast.Raise) and isinstance(node.exc, (ast.Call, ast.Name)):
                 target = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                if isinstance(target, ast.Name) and target.id == "SystemExit":
+                if isinstance(target, ast.Name) and target.id == "SystemExit" and \
+                        path.name != "__main__.py":
                     calls.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not calls, calls
 
