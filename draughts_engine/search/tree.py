@@ -210,40 +210,31 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
             moves = moves_of(w, b, k, wtm)
             if len(moves) > 1:
                 sort_captures(moves, k)
-            best = -INFINITY
-            nwtm = not wtm
-            for m in moves:
-                nw, nb, nk = play(w, b, k, wtm, m)
-                score = -quiesce(nw, nb, nk, nwtm, -beta, -alpha, ply + 1, 0, False)
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            return best
-        if not has_quiet(w, b, k, wtm):
+            quiet = False
+        elif not has_quiet(w, b, k, wtm):
             return NO_MOVES * (WIN_ - ply)
-        if horizon and ply < MAX_PLY - 4 and has_capture(w, b, k, not wtm):
+        elif horizon and ply < MAX_PLY - 4 and has_capture(w, b, k, not wtm):
             # A capture is threatened: let the side to move answer it.
-            best = -INFINITY
-            nwtm = not wtm
             path[base + ply] = (w, b, k, wtm)
             moves = moves_of(w, b, k, wtm)
             if len(moves) > 1:
                 order(moves, 0, k, None, killers[ply])
-            for m in moves:
-                nw, nb, nk = play(w, b, k, wtm, m)
-                nrev = rev + 1 if k & m[0] else 0
-                score = -quiesce(nw, nb, nk, nwtm, -beta, -alpha, ply + 1, nrev, False)
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            return best
-        return evaluate(w, b, k, wtm)
+            quiet = True
+        else:
+            return evaluate(w, b, k, wtm)
+        best = -INFINITY
+        nwtm = not wtm
+        for m in moves:
+            nw, nb, nk = play(w, b, k, wtm, m)
+            nrev = rev + 1 if quiet and k & m[0] else 0  # a capture is irreversible
+            score = -quiesce(nw, nb, nk, nwtm, -beta, -alpha, ply + 1, nrev, False)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
 
     compile_apart(quiesce)  # PyPy: compiled once, not copied into each trace of ``node``
 
