@@ -30,7 +30,7 @@ from __future__ import annotations
 _CLIENT_NAMES = (
     "Engine", "EngineError", "EngineTimeoutError", "EngineTerminatedError", "ProtocolError",
     "CommandRejectedError", "ClientStateError", "InfoReport", "BestMove", "EngineOption",
-    "GoResult", "parse_info", "parse_bestmove",
+    "GoResult", "Limit", "parse_info", "parse_bestmove",
 )
 _COMMAND_NAMES = ("PROTOCOL_VERSION", "CommandError", "parse_command")
 
