@@ -181,12 +181,7 @@ class EngineHandle:
         """End the engine: ``quit`` first when ``gently``, else kill; always reaps it."""
         if not gently:
             self.kill()
-        self.client.quit()
-        if os.name == "posix":
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)  # stray children of a wrapper
-            except OSError:
-                pass
+        self.client.quit()  # the transport also ends what is left of the group (own_session)
 
 
 def read_handshake(handle: EngineHandle, timeout: float) -> List[str]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import subprocess
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -156,28 +155,11 @@ def _exit_status(process: "Optional[subprocess.Popen[bytes]]") -> Optional[int]:
     return process.poll() if process is not None else None
 
 
-def _kill_group(process: "Optional[subprocess.Popen[bytes]]") -> None:
-    """Kill what is left of the process group of an engine that has been reaped (a process
-    it started and left behind). The engine was its group's leader (``own_session``), so the
-    group's id is its pid, which no new process gets while the group has members."""
-    if process is None or os.name != "posix" or process.returncode is None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except OSError:  # no such group left (the usual case), or not ours to kill
-        pass
-
-
-def stop_engine(engine: Any, process: "Optional[subprocess.Popen[bytes]]") -> None:
-    """Quit the engine (quit, terminate, kill), then kill what is left of its group (first
-    too, when the engine has ended already: then nothing left keeps its pipes open while the
-    client waits for them to close)."""
-    if _exit_status(process) is not None:
-        _kill_group(process)
-    try:
-        engine.quit()
-    finally:
-        _kill_group(process)
+def stop_engine(engine: Any) -> None:
+    """Quit the engine (quit, then terminate, then kill). Its transport kills what is left of
+    its process group once it is reaped (``own_session``), also when the engine had already
+    ended while a process it started kept its pipes open."""
+    engine.quit()
 
 
 def _failed(engine: Any, process: "Optional[subprocess.Popen[bytes]]", what: str,
@@ -189,7 +171,7 @@ def _failed(engine: Any, process: "Optional[subprocess.Popen[bytes]]", what: str
     code = _exit_status(process)
     if stalled and code is not None:
         stalled, reason = False, exited_note(code)
-    stop_engine(engine, process)
+    stop_engine(engine)
     return EngineStartError(f"{what}: {reason}", stalled=stalled, stderr=stderr_tail(engine))
 
 
@@ -217,7 +199,7 @@ def launch_engine(spec: EngineSpec, variant: str,
     except EngineError as exc:
         raise _failed(engine, process, "no handshake", exc, exc.message) from None
     except BaseException:
-        stop_engine(engine, process)
+        stop_engine(engine)
         raise
     try:
         if engine.option("Variant") is not None or spec.proto == "hub":
@@ -230,14 +212,14 @@ def launch_engine(spec: EngineSpec, variant: str,
         reason = exc.reason if isinstance(exc, CommandRejectedError) else exc.message
         raise _failed(engine, process, "setup failed", exc, reason) from None
     except BaseException:
-        stop_engine(engine, process)
+        stop_engine(engine)
         raise
     return engine, process
 
 
 def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:
-    """:func:`launch_engine` without the process: the engine alone (its ``quit`` does not
-    kill what it may leave behind; :class:`EngineSlot` does)."""
+    """:func:`launch_engine` without the process: the engine alone (its ``quit`` also kills
+    what it may leave behind)."""
     return launch_engine(spec, variant, timeout)[0]
 
 
@@ -268,15 +250,15 @@ class EngineSlot:
         return _exit_status(self.process)
 
     def discard(self, quick: bool = True) -> None:
-        """Stop the engine (quit, then terminate, then kill) and kill what is left of its
-        process group; the next :meth:`get` starts one."""
+        """Stop the engine (quit, then terminate, then kill; what is left of its process group
+        with it); the next :meth:`get` starts one."""
         engine, self.engine = self.engine, None
-        process, self.process = self.process, None
+        self.process = None
         if engine is not None:
             if quick:
                 engine.quit_timeout = 0.3
             try:
-                stop_engine(engine, process)
+                stop_engine(engine)
             except Exception:  # noqa: BLE001 - best effort: the process is being dropped
                 pass
 

@@ -234,11 +234,11 @@ class MatchRunner:
         """Start each engine once so a bad command or option fails the match at once."""
         for spec in specs:
             try:
-                engine, process = launch_engine(spec, self.config.variant.name,
-                                                self.config.start_timeout)
+                engine, _ = launch_engine(spec, self.config.variant.name,
+                                          self.config.start_timeout)
             except EngineStartError as exc:
                 raise MatchError(f"engine {spec.name}: {exc}") from None
-            stop_engine(engine, process)
+            stop_engine(engine)
 
     # ---------------------------------------------------------------- output
 
