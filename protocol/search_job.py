@@ -87,6 +87,12 @@ class SearchJob:
         return replace(self.limits, ponder=False).is_bounded
 
     @property
+    def ends_soon(self) -> bool:
+        """True when the final line will come without another command: the search ends by
+        its own limits (:attr:`bounded`) or was told to stop. A command may wait for it."""
+        return self.stopping or self.bounded
+
+    @property
     def stopping(self) -> bool:
         """True once the search was told to end (:meth:`stop`, :meth:`end`, or a ponderhit
         that ends it): its final line is on its way."""

@@ -273,7 +273,7 @@ class Server:
             return True
         job = self.current_job()
         if job is not None and not command.allowed_during_search:
-            if not (job.stopping or job.bounded):  # go infinite, a ponder search: no end
+            if not job.ends_soon:  # go infinite, a ponder search: no end
                 self.error(f"busy: {command.word} during search")
                 return False
             # A search that ends by itself (its limits, or a stop): the command waits for its

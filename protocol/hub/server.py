@@ -367,7 +367,7 @@ class HubServer:
             return False
         job = self.current_job()
         if job is not None and command not in _DURING_SEARCH:
-            if not (job.stopping or job.bounded):  # level infinite, go analyze, go ponder
+            if not job.ends_soon:  # level infinite, go analyze, go ponder
                 self.error(f"busy: {command} during search")
                 return False
             # A search that ends by itself: the command waits for its done, then runs, as
