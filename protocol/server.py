@@ -23,7 +23,7 @@ import sys
 from collections import deque
 import threading
 import traceback
-from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Tuple, Union
+from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Union
 
 from draughts_engine import __version__
 from draughts_engine.search.limits import SearchInfo, SearchLimits
@@ -197,40 +197,38 @@ class Server:
         later search. The lines stay queued in order.
         """
         waited = 0.0
-        stop_seen = False
+        quit_seen = stop_seen = False
+        stop_open = waiting_word != search_word
+        unseen: List[object] = list(self._pending)  # queued by an earlier wait, not yet looked at
         while not job.wait(SEARCH_WAIT_POLL):
             waited += SEARCH_WAIT_POLL
-            quit_seen, stop_seen = self._look_ahead(search_word, waiting_word != search_word,
-                                                    stop_seen)
+            unseen += self._read_ahead()
+            for item in unseen:  # each line is looked at once, however long the wait
+                words = cmd.tokenize(item) if isinstance(item, str) else []
+                if words == ["quit"]:
+                    quit_seen = True
+                elif words[:1] == [search_word]:
+                    stop_open = False
+                elif words[:1] == ["stop"] and stop_open:
+                    stop_seen = True
+            unseen = []
             if quit_seen and (not job.stopping or waited >= STOPPED_WAIT_GRACE):
                 return True
             if stop_seen and not job.stopping:
                 job.stop()
         return False
 
-    def _look_ahead(self, search_word: str, stop_open: bool,
-                    stop_seen: bool) -> Tuple[bool, bool]:
-        """Move the lines read so far into the pending list; whether a ``quit`` is among the
-        pending lines, and whether a ``stop`` comes before the first ``search_word`` line
-        (``stop_open``: no such line came before the pending ones)."""
+    def _read_ahead(self) -> List[object]:
+        """Move the lines read so far into the pending list (they stay in order there);
+        return them."""
+        moved: List[object] = []
         while True:
             try:
-                self._pending.append(self._lines.get_nowait())
+                item = self._lines.get_nowait()
             except queue.Empty:
-                break
-        quit_seen = False
-        for item in self._pending:
-            if not isinstance(item, str):
-                continue
-            words = cmd.tokenize(item)
-            word = words[0] if words else ""
-            if words == ["quit"]:
-                quit_seen = True
-            elif word == search_word:
-                stop_open = False
-            elif word == "stop" and stop_open:
-                stop_seen = True
-        return quit_seen, stop_seen
+                return moved
+            self._pending.append(item)
+            moved.append(item)
 
     def _read_loop(self) -> None:
         reader = cmd.LineReader(self.stdin)
