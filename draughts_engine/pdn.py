@@ -8,7 +8,7 @@ variant's notation (algebraic for Russian and Brazilian) and the result; see
 
 Reading: a collection of games; tags, move numbers (``12.`` and ``12...``),
 comments (``{...}`` and ``;`` to the end of the line), variations
-(``(...)``, nested), NAGs (``$3``), move suffixes (``!?``), escape lines
+(``(...)``, nested; kept as a game tree with ``variations=True``), NAGs (``$3``), move suffixes (``!?``), escape lines
 (``%`` in the first column) and a byte order mark are handled and skipped; moves in numbers or (8x8) algebraic squares, ``x`` or ``:`` for
 captures.  Every move is checked against the rules.  Errors raise
 :class:`InvalidPdnError` naming the source and line of the problem.
@@ -30,11 +30,11 @@ from __future__ import annotations
 from typing import Dict, Iterator, List, Optional, Union
 
 from .game import Game
-from .pdn_reader import RESULT_TOKENS, PdnGame, PdnSource, stream_records
-from .pdn_writer import SEVEN_TAGS, write_game
+from .pdn_reader import RESULT_TOKENS, MoveNode, PdnGame, PdnSource, stream_records
+from .pdn_writer import SEVEN_TAGS, write_game, write_tree
 from .variants import VARIANTS, Variant
 
-__all__ = ["write_game", "read_games", "iter_games", "stream_games", "PdnGame", "PdnSource",
+__all__ = ["write_game", "write_tree", "read_games", "MoveNode", "iter_games", "stream_games", "PdnGame", "PdnSource",
            "GAME_TYPES", "RESULT_TOKENS", "SEVEN_TAGS"]
 
 GAME_TYPES: Dict[int, str] = {v.game_type: v.name for v in VARIANTS.values()}
@@ -43,7 +43,8 @@ GAME_TYPES: Dict[int, str] = {v.game_type: v.name for v in VARIANTS.values()}
 
 def stream_games(pdn: PdnSource, variant: Union[Variant, str, None] = None,
                  source: Optional[str] = None, strict: bool = True,
-                 encoding: str = "utf-8", replay: bool = True) -> Iterator[PdnGame]:
+                 encoding: str = "utf-8", replay: bool = True,
+                 variations: bool = False) -> Iterator[PdnGame]:
     """Yield a :class:`PdnGame` per game, in order, in constant memory.
 
     ``pdn`` is PDN text (a ``str`` is always text), ``bytes``, a path
@@ -56,9 +57,12 @@ def stream_games(pdn: PdnSource, variant: Union[Variant, str, None] = None,
     on with the next game.  With ``replay=False`` no :class:`~.game.Game` is
     built (``game`` is None): the moves are only collected as text
     (``move_texts``), unchecked, many times faster; tags, results, lines and
-    the bracket and tag syntax are read as always.
+    the bracket and tag syntax are read as always.  With ``variations`` each
+    record's ``tree`` (a :class:`MoveNode`) holds the moves with their variations
+    ``(...)`` and comments ``{...}``; ``game`` stays the main line.
     """
-    return stream_records(pdn, Game if replay else None, variant, source, strict, encoding)
+    return stream_records(pdn, Game if replay else None, variant, source, strict, encoding,
+                          variations)
 
 
 def iter_games(pdn: PdnSource, variant: Union[Variant, str, None] = None,

@@ -33,8 +33,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Op
 from .errors import DraughtsError, InvalidPdnError, clip
 from .variants import ENGLISH, Variant, get_variant, variant_for_game_type
 
-__all__ = ["Token", "PdnGame", "tokens", "tag_end", "stream_records", "open_lines",
-           "RESULT_TOKENS", "PdnSource"]
+__all__ = ["Token", "PdnGame", "MoveNode", "tokens", "note_tokens", "tag_end", "stream_records",
+           "open_lines", "RESULT_TOKENS", "PdnSource"]
 
 RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*", "0-0"})
 """Words that end a game's movetext."""
@@ -145,6 +145,101 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
         yield Token("error", "unterminated variation ('(' without ')')", variation_line)
 
 
+def note_tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
+    """Tokens of PDN lines as :func:`tokens` gives them, but with comments and variations kept:
+    a ``comment`` token per ``{...}`` or ``;`` comment (its text stripped; the line where it
+    starts), ``open`` and ``close`` for the brackets of a variation, whose moves come as
+    ``word`` tokens like the main line's.  Errors as in :func:`tokens`."""
+    comment_line = 0
+    comment: List[str] = []
+    depth = 0
+    variation_lines: List[int] = []
+    for number, line in enumerate(lines, 1):
+        if not comment_line and line.startswith("%"):
+            continue
+        index, length = 0, len(line)
+        while index < length:
+            if comment_line:
+                end = line.find("}", index)
+                if end < 0:
+                    comment.append(line[index:])
+                    break
+                comment.append(line[index:end])
+                yield Token("comment", " ".join("".join(comment).split()), comment_line)
+                comment_line, comment = 0, []
+                index = end + 1
+                continue
+            match = _SPECIAL.search(line, index)
+            end = match.start() if match else length
+            for word in line[index:end].split():
+                yield Token("result" if word in RESULT_TOKENS else "word", word, number)
+            if match is None:
+                break
+            ch = match.group()
+            index = end + 1
+            if ch == "[":
+                if depth:
+                    yield Token("error", "a tag inside a variation", number)
+                    break
+                close = tag_end(line, index)
+                if close < 0:
+                    yield Token("error", "unterminated tag (a tag ends on its line)", number)
+                    break
+                yield Token("tag", line[index:close], number)
+                index = close + 1
+            elif ch == "{":
+                comment_line = number
+            elif ch == "(":
+                depth += 1
+                variation_lines.append(number)
+                yield Token("open", "(", number)
+            elif ch == ")" and depth:
+                depth -= 1
+                variation_lines.pop()
+                yield Token("close", ")", number)
+            elif ch == ";":
+                text = " ".join(line[index:].split())
+                if text:
+                    yield Token("comment", text, number)
+                break
+            else:
+                yield Token("error", f"'{ch}' without '{_CLOSERS[ch]}'", number)
+    if comment_line:
+        yield Token("error", "unterminated comment ('{' without '}')", comment_line)
+    elif depth:
+        yield Token("error", "unterminated variation ('(' without ')')", variation_lines[0])
+
+
+@dataclass(eq=False)
+class MoveNode:
+    """One node of a game tree read with its variations (:attr:`PdnGame.tree`).
+
+    ``move`` is the move as written (without move number, NAG or ``!?``; empty at the root),
+    ``comments`` the comments written after it (at the root: before the first move),
+    ``children`` the moves that may follow: the main continuation first, then the
+    variations in the order written; ``parent`` is None at the root.
+    """
+
+    move: str = ""
+    comments: List[str] = field(default_factory=list)
+    children: List["MoveNode"] = field(default_factory=list)
+    parent: Optional["MoveNode"] = field(default=None, repr=False)
+
+    def add(self, move: str) -> "MoveNode":
+        """A new child playing ``move`` (the main continuation if it is the first)."""
+        child = MoveNode(move, parent=self)
+        self.children.append(child)
+        return child
+
+    def main_line(self) -> List[str]:
+        """The moves from here along the first children."""
+        out, node = [], self
+        while node.children:
+            node = node.children[0]
+            out.append(node.move)
+        return out
+
+
 @dataclass
 class PdnGame:
     """One game read from PDN, with where it stands in its source.
@@ -157,7 +252,9 @@ class PdnGame:
     1-based lines of its first and last token; ``text`` those lines as read;
     ``move_texts`` the moves as written (move numbers, comments, NAGs and
     ``!?`` suffixes left out); ``error`` (``strict=False`` only) the problem
-    that stopped it, its moves being those before the problem.
+    that stopped it, its moves being those before the problem; ``tree`` (read with
+    ``variations=True`` only) the moves with their variations and comments, as a
+    :class:`MoveNode` root whose main line is :attr:`move_texts`.
     """
 
     game: Any
@@ -169,6 +266,7 @@ class PdnGame:
     text: str = field(repr=False)
     move_texts: Tuple[str, ...] = field(default=(), repr=False)
     error: Optional[InvalidPdnError] = field(default=None)
+    tree: Optional[MoveNode] = field(default=None, repr=False)
 
 
 def open_lines(pdn: PdnSource, encoding: str = "utf-8") -> Tuple[Iterable[Any], Optional[Any], str]:
@@ -301,7 +399,7 @@ class _Lines:
 
 def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Variant | str | None" = None,
                    source: Optional[str] = None, strict: bool = True,
-                   encoding: str = "utf-8") -> Iterator[PdnGame]:
+                   encoding: str = "utf-8", variations: bool = False) -> Iterator[PdnGame]:
     """Yield a :class:`PdnGame` per game of ``pdn``, in order, holding one game at a time.
 
     The variant comes from each game's ``[GameType]`` tag, else ``variant``,
@@ -313,14 +411,18 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
     replacement characters; a text file that cannot decode its own lines
     raises).  With ``make_game`` None no
     game is built: moves are neither replayed nor checked, FEN tags not read.
+    With ``variations`` each game's :attr:`PdnGame.tree` holds its moves with their
+    variations and comments (a variation's moves are checked too when ``make_game`` is
+    given); the main line is read as without it.
     """
     raw, handle, default_name = open_lines(pdn, encoding)
     name = source if source is not None else default_name
     default = get_variant(variant) if variant is not None else None
     try:
         lines = _Lines(raw, name, encoding, strict)
-        items = _with_bad_lines(tokens(lines, name), lines)
-        yield from _Reader(make_game, default, name, strict, lines).run(items)
+        lexer = note_tokens if variations else tokens
+        items = _with_bad_lines(lexer(lines, name), lines)
+        yield from _Reader(make_game, default, name, strict, lines, variations).run(items)
     except InvalidPdnError as exc:
         if isinstance(pdn, str) and "\n" not in pdn and pdn.strip().lower().endswith(".pdn"):
             raise InvalidPdnError(f"{exc} (a str is read as PDN text: pass a pathlib.Path "
@@ -358,7 +460,8 @@ class _Reader:
     """The state of one pass over the tokens: the open game and its header."""
 
     def __init__(self, make_game: Optional[MakeGame], default: Optional[Variant], source: str,
-                 strict: bool, lines: _Lines) -> None:
+                 strict: bool, lines: _Lines, variations: bool = False) -> None:
+        self.variations = variations
         self.make_game = make_game
         self.default = default
         self.source = source
@@ -375,6 +478,14 @@ class _Reader:
         self.start_line = 0
         self.last_line = 0
         self.error: Optional[InvalidPdnError] = None
+        # the game tree (variations=True): where the next move goes, the last move read at
+        # this level, and per open variation what to go back to (with a game to check it on)
+        self.root: Optional[MoveNode] = MoveNode() if self.variations else None
+        self.cursor = self.root
+        self.last: Optional[MoveNode] = None
+        self.frames: List[Tuple[Any, Optional[MoveNode], Any]] = []
+        self.side_game: Any = None
+        self.start: Tuple[Optional[Variant], Optional[str]] = (None, None)
 
     def _problem(self, line: int, message: str) -> None:
         """Record a problem of the open game (raise it when strict)."""
@@ -396,7 +507,8 @@ class _Reader:
         if result is not None:
             self.tags.setdefault("Result", result)
         record = PdnGame(self.game, self.tags, result, self.source, self.start_line,
-                         self.last_line, self.lines.text(self.last_line), tuple(self.moves), self.error)
+                         self.last_line, self.lines.text(self.last_line), tuple(self.moves),
+                         self.error, self.root)
         self._reset()
         return record
 
@@ -417,6 +529,7 @@ class _Reader:
         if self.make_game is None:
             return
         fen = self.tags.get("FEN") or None
+        self.start = (variant or ENGLISH, fen)
         try:
             game = self.make_game(variant or ENGLISH, fen)  # PDN without GameType: English
         except DraughtsError as exc:
@@ -449,9 +562,19 @@ class _Reader:
                 self.tags[tag] = value
                 self.tag_lines[tag] = line
                 continue
+            if kind == "comment":
+                if self.start_line and self.root is not None:
+                    (self.last or self.cursor).comments.append(text)
+                continue
             self._begin(line)
             if not self.in_movetext:
                 self._open_game(line)
+            if kind in ("open", "close"):
+                if self.error is None:
+                    self._variation(kind == "open", line)
+                continue
+            if kind == "result" and self.frames:
+                continue  # a variation's own ending ("... 1-0)"): the game goes on
             if kind == "result":
                 yield self._finish(text)
                 continue
@@ -466,6 +589,11 @@ class _Reader:
                 self._problem(line, f"{clip(text)} where a move is due: a move number ends "
                                     f"with '.' and a move joins its squares with '-' or 'x'")
                 continue
+            if self.frames:
+                self._side_move(move, text, line)
+                continue
+            if self.root is not None:
+                self.cursor = self.last = self.cursor.add(move)
             self.moves.append(move)
             if self.game is None:
                 continue
@@ -476,3 +604,34 @@ class _Reader:
                 self._problem(line, f"move {clip(text)}: {exc}")
         if self.start_line:
             yield self._finish(None)
+
+    def _variation(self, opens: bool, line: int) -> None:
+        """``(``: the moves that follow replace the last move read; ``)``: back to it."""
+        if not opens:
+            self.cursor, self.last, self.side_game = self.frames.pop()
+            return
+        if self.last is None or self.last.parent is None:
+            self._problem(line, "a variation before any move it could replace")
+            return
+        self.frames.append((self.cursor, self.last, self.side_game))
+        self.cursor, self.last = self.last.parent, None
+        self.side_game = None
+        if self.make_game is not None and self.start[0] is not None:
+            path, node = [], self.cursor
+            while node is not None and node.parent is not None:
+                path.append(node.move)
+                node = node.parent
+            game = self.make_game(*self.start)
+            for move in reversed(path):
+                game.push(move)
+            self.side_game = game
+
+    def _side_move(self, move: str, text: str, line: int) -> None:
+        """A move of a variation: into the tree, checked on the variation's own game."""
+        if self.side_game is not None:
+            try:
+                self.side_game.push(move)
+            except DraughtsError as exc:
+                self._problem(line, f"move {clip(text)} (in a variation): {exc}")
+                return
+        self.cursor = self.last = self.cursor.add(move)

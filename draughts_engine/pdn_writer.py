@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from .notation import format_move, resolve_notation
 from .variants import WHITE
 
-__all__ = ["write_game", "SEVEN_TAGS", "tag_line", "tag_value", "comment_token",
+__all__ = ["write_game", "write_tree", "SEVEN_TAGS", "tag_line", "tag_value", "comment_token",
            "wrap_tokens"]
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -100,19 +100,9 @@ def wrap_tokens(tokens: Sequence[str], width: int = 79) -> List[str]:
     return out
 
 
-def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
-               notation: Optional[str] = None,
-               comments: Optional[Mapping[int, Union[str, Sequence[str]]]] = None) -> str:
-    """PDN text of a game record (ends with a blank line).
-
-    ``tags`` override ``game.tags`` which override the defaults; the Result
-    tag and the final token follow ``game.result()`` unless a Result tag is
-    given.  ``notation`` (``numeric``/``algebraic``) overrides the variant's own.
-    ``comments`` maps a number of plies to a comment (or several) written after
-    that many moves (after all of them: just before the result).
-    """
+def _header(game: Any, tags: Optional[Dict[str, str]], style: str) -> List[str]:
+    """The tag lines of ``game`` (see :func:`write_game`), then an empty line."""
     variant = game.variant
-    style = resolve_notation(notation, variant)
     merged: Dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                               "White": "?", "Black": "?"}
     merged.update(game.tags)
@@ -132,11 +122,28 @@ def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
     for name, value in merged.items():
         lines.append(tag_line(name, value))
     lines.append("")
+    return lines
+
+
+def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
+               notation: Optional[str] = None,
+               comments: Optional[Mapping[int, Union[str, Sequence[str]]]] = None) -> str:
+    """PDN text of a game record (ends with a blank line).
+
+    ``tags`` override ``game.tags`` which override the defaults; the Result
+    tag and the final token follow ``game.result()`` unless a Result tag is
+    given.  ``notation`` (``numeric``/``algebraic``) overrides the variant's own.
+    ``comments`` maps a number of plies to a comment (or several) written after
+    that many moves (after all of them: just before the result).
+    """
+    variant = game.variant
+    style = resolve_notation(notation, variant)
+    lines = _header(game, tags, style)
     notes = {ply: [text] if isinstance(text, str) else list(text)
              for ply, text in (comments or {}).items()}
     tokens: List[str] = []
     first_mover_white = variant.first == WHITE
-    white_to_move = start.white_to_move
+    white_to_move = game.start.white_to_move
     number = 1
     for i, move in enumerate(game.moves):
         is_first_mover = white_to_move == first_mover_white
@@ -153,6 +160,62 @@ def write_game(game: Any, tags: Optional[Dict[str, str]] = None,
     tokens.append(_result_of(lines))
     lines.extend(wrap_tokens(tokens))
     return "\n".join(lines) + "\n\n"
+
+
+def write_tree(game: Any, root: Any, tags: Optional[Dict[str, str]] = None,
+               notation: Optional[str] = None) -> str:
+    """PDN text of a game with variations: the header as :func:`write_game` writes it for
+    ``game`` (its moves are not used), the movetext from ``root``, a tree of nodes with
+    ``move`` (the text to write, as is), ``comments`` and ``children`` (the main continuation
+    first, then the variations, written as ``( ... )`` after the main move they replace), as
+    :class:`~.pdn_reader.MoveNode` has them.  Ends with a blank line.
+
+    >>> from draughts_engine.game import Game
+    >>> from draughts_engine.pdn_reader import MoveNode
+    >>> root = MoveNode()
+    >>> main = root.add("11-15")
+    >>> _ = main.add("23-19"), main.add("22-18").comments.append("also good")
+    >>> print(write_tree(Game("english"), root).rstrip().splitlines()[-1])
+    1. 11-15 23-19 (1... 22-18 {also good}) *
+    """
+    variant = game.variant
+    lines = _header(game, tags, resolve_notation(notation, variant))
+    # plies are counted from the first mover's first move: offset 1 when the other side starts
+    offset = 0 if game.start.white_to_move == (variant.first == WHITE) else 1
+    tokens: List[str] = [comment_token(text) for text in root.comments]
+    _line_tokens(root, offset, tokens, True)
+    tokens.append(_result_of(lines))
+    lines.extend(wrap_tokens(tokens))
+    return "\n".join(lines) + "\n\n"
+
+
+def _move_tokens(node: Any, ply: int, numbered: bool, out: List[str]) -> None:
+    """``node``'s move (with its number where due) and its comments."""
+    if ply % 2 == 0:
+        out.append(f"{ply // 2 + 1}.")
+    elif numbered:
+        out.append(f"{ply // 2 + 1}...")
+    out.append(node.move)
+    out.extend(comment_token(text) for text in node.comments)
+
+
+def _line_tokens(parent: Any, ply: int, out: List[str], numbered: bool) -> None:
+    """The line that follows ``parent`` (whose children move at ``ply``), with the
+    variations of each of its moves. Iterative along the main line, recursive per variation."""
+    while parent.children:
+        main = parent.children[0]
+        _move_tokens(main, ply, numbered, out)
+        numbered = bool(main.comments)
+        for side in parent.children[1:]:
+            inner: List[str] = []
+            _move_tokens(side, ply, True, inner)
+            _line_tokens(side, ply + 1, inner, bool(side.comments))
+            inner[0] = "(" + inner[0]
+            inner[-1] += ")"
+            out.extend(inner)
+            numbered = True
+        parent = main
+        ply += 1
 
 
 def _result_of(tag_lines: List[str]) -> str:
