@@ -17,10 +17,23 @@ The Elo model is the logistic one (a score ``s`` means ``-400 * log10(1/s - 1)``
   ``var`` the per-game score variance).
   :func:`sprt_bounds` are Wald's bounds ``ln(beta / (1 - alpha))`` and ``ln((1 - beta) / alpha)``.
 
+Game pairs (one opening, colours swapped) are not independent games: the pentanomial model
+(fishtest's, ``server/fishtest/stats/LLRcalc.py``) counts the pairs by the points the player
+took from them, 0, 0.5, 1, 1.5 or 2 (:data:`PAIR_POINTS`). :func:`pentanomial_interval` is
+the Elo with its interval from those counts (the per-game score of a pair is its points / 2;
+its variance over pairs gives the standard error), and :func:`sprt_llr_pentanomial` the same
+generalised SPRT as :func:`sprt_llr` over the five pair outcomes instead of the three game
+outcomes (fishtest's ``LLR_logistic`` on pentanomial results: zero counts regularised to
+0.001, the maximum-likelihood distributions of mean ``s0`` and ``s1``).
+:func:`sprt_verdict` is the one test both models share.
+
 >>> round(score_to_elo(0.75), 2)
 190.85
 >>> round(los(60, 0, 40), 4)
 0.9772
+>>> est = pentanomial_interval((1, 2, 10, 5, 2))
+>>> (est.games, round(est.score, 4), round(est.elo, 1))
+(40, 0.5625, 43.7)
 """
 
 from __future__ import annotations
@@ -28,7 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 __all__ = [
     "score_to_elo",
@@ -42,7 +55,18 @@ __all__ = [
     "sprt_bounds",
     "sprt_status",
     "format_elo",
+    "PAIR_POINTS",
+    "SPRT_MODELS",
+    "pentanomial_interval",
+    "sprt_llr_pentanomial",
+    "sprt_verdict",
 ]
+
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+"""The points a player can take from a game pair, the order of pentanomial counts."""
+SPRT_MODELS = ("auto", "pentanomial", "trinomial")
+"""``--sprt model=``: ``auto`` is pentanomial when the games come in pairs (the runner's
+default), trinomial otherwise."""
 
 
 def score_to_elo(score: float) -> float:
@@ -78,21 +102,35 @@ class EloEstimate:
         return (self.high - self.low) / 2.0
 
 
-def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
-    """Elo difference and its ``confidence`` interval (trinomial normal approximation)."""
-    n = wins + draws + losses
+def _estimate(scores: Sequence[float], counts: Sequence[int], games_each: int,
+              confidence: float) -> EloEstimate:
+    """Elo and interval from ``counts`` of units (games or pairs) scoring ``scores`` per game
+    (0..1): the mean and the standard error of the units' scores, mapped to Elo."""
+    n = sum(counts)
     if n == 0:
         nan = math.nan
         return EloEstimate(0, nan, nan, nan, nan, confidence)
-    w, d, l = wins / n, draws / n, losses / n
-    mu = w + d / 2.0
-    var = w * (1.0 - mu) ** 2 + d * (0.5 - mu) ** 2 + l * mu ** 2
+    mu = sum(c * a for c, a in zip(counts, scores)) / n
+    var = sum(c * (a - mu) ** 2 for c, a in zip(counts, scores)) / n
     stderr = math.sqrt(var / n)
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     return EloEstimate(
-        n, mu, score_to_elo(mu), score_to_elo(mu - z * stderr), score_to_elo(mu + z * stderr),
-        confidence,
+        n * games_each, mu, score_to_elo(mu), score_to_elo(mu - z * stderr),
+        score_to_elo(mu + z * stderr), confidence,
     )
+
+
+def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
+    """Elo difference and its ``confidence`` interval (trinomial normal approximation)."""
+    return _estimate(_SCORES, (wins, draws, losses), 1, confidence)
+
+
+def pentanomial_interval(pairs: Sequence[int], confidence: float = 0.95) -> EloEstimate:
+    """Elo difference and its ``confidence`` interval from game pairs: ``pairs[i]`` pairs in
+    which the player took :data:`PAIR_POINTS` ``[i]`` points (``games`` is twice the pairs)."""
+    if len(pairs) != 5:
+        raise ValueError(f"pentanomial counts are five numbers, got {len(pairs)}")
+    return _estimate(_PAIR_SCORES, pairs, 2, confidence)
 
 
 def los(wins: int, draws: int, losses: int) -> float:
@@ -105,12 +143,14 @@ def los(wins: int, draws: int, losses: int) -> float:
 
 @dataclass(frozen=True)
 class SprtConfig:
-    """``elo0``/``elo1``: the Elo of H0 and H1; ``alpha``/``beta``: the error rates."""
+    """``elo0``/``elo1``: the Elo of H0 and H1; ``alpha``/``beta``: the error rates;
+    ``model``: one of :data:`SPRT_MODELS` (the counts the LLR is computed from)."""
 
     elo0: float = 0.0
     elo1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
+    model: str = "auto"
 
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1"):
@@ -123,6 +163,8 @@ class SprtConfig:
             value = getattr(self, name)
             if not 0.0 < value < 0.5:
                 raise ValueError(f"SPRT {name} must be in (0, 0.5), got {value}")
+        if self.model not in SPRT_MODELS:
+            raise ValueError(f"SPRT model must be {', '.join(SPRT_MODELS)}, got {self.model!r}")
 
     @classmethod
     def parse(cls, tokens: Sequence[str]) -> "SprtConfig":
@@ -132,14 +174,17 @@ class SprtConfig:
         >>> str(SprtConfig.parse(["elo1=5", "alpha=0.1"]))
         'elo0=0 elo1=5 alpha=0.1 beta=0.05'
         """
-        values = {}
+        values: Dict[str, Any] = {}
         for token in tokens:
             key, sep, value = token.partition("=")
             key = key.strip().lower()
             shown = repr(token) if len(token) <= 40 else repr(token[:40]) + "..."
-            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
                 raise ValueError(f"bad SPRT parameter {shown} "
-                                 f"(expected elo0=, elo1=, alpha=, beta=)")
+                                 f"(expected elo0=, elo1=, alpha=, beta=, model=)")
+            if key == "model":
+                values[key] = value.strip().lower()
+                continue
             try:
                 values[key] = float(value)
             except ValueError:
@@ -147,7 +192,8 @@ class SprtConfig:
         return cls(**values)
 
     def __str__(self) -> str:
-        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+        text = f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+        return text if self.model == "auto" else text + f" model={self.model}"
 
 
 def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:
@@ -156,18 +202,22 @@ def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:
 
 
 _SCORES = (1.0, 0.5, 0.0)
+_PAIR_SCORES = tuple(points / 2.0 for points in PAIR_POINTS)
 _EPSILON = 1e-3  # stands in for a count of zero (fishtest's regularisation)
 
 
-def _constrained_mle(probs: Tuple[float, ...], s: float) -> Tuple[float, ...]:
-    """The distribution over the scores (1, 1/2, 0) closest (in likelihood) to ``probs`` whose
-    mean is ``s``: ``p_i / (1 + theta (a_i - s))`` with ``theta`` found by bisection."""
-    lo = -1.0 / (_SCORES[0] - s) if s < _SCORES[0] else -math.inf
-    hi = 1.0 / (s - _SCORES[-1]) if s > _SCORES[-1] else math.inf
+def _constrained_mle(probs: Tuple[float, ...], s: float,
+                     scores: Tuple[float, ...]) -> Tuple[float, ...]:
+    """The distribution over ``scores`` (per game, 0..1, at least one each side of ``s``)
+    closest (in likelihood) to ``probs`` whose mean is ``s``: ``p_i / (1 + theta (a_i - s))``
+    with ``theta`` found by bisection."""
+    top, bottom = max(scores), min(scores)
+    lo = -1.0 / (top - s) if s < top else -math.inf
+    hi = 1.0 / (s - bottom) if s > bottom else math.inf
     lo, hi = lo + 1e-12 * abs(lo), hi - 1e-12 * abs(hi)
 
     def slope(theta: float) -> float:  # decreasing in theta
-        return sum(p * (a - s) / (1.0 + theta * (a - s)) for p, a in zip(probs, _SCORES))
+        return sum(p * (a - s) / (1.0 + theta * (a - s)) for p, a in zip(probs, scores))
 
     for _ in range(200):
         mid = (lo + hi) / 2.0
@@ -176,7 +226,28 @@ def _constrained_mle(probs: Tuple[float, ...], s: float) -> Tuple[float, ...]:
         else:
             hi = mid
     theta = (lo + hi) / 2.0
-    return tuple(p / (1.0 + theta * (a - s)) for p, a in zip(probs, _SCORES))
+    return tuple(p / (1.0 + theta * (a - s)) for p, a in zip(probs, scores))
+
+
+def _gsprt_llr(counts: Sequence[int], scores: Tuple[float, ...], elo0: float,
+               elo1: float) -> float:
+    """The generalised SPRT LLR of outcome ``counts`` (each scoring ``scores``)."""
+    if sum(counts) == 0:
+        return 0.0
+    regular = tuple(max(float(c), _EPSILON) for c in counts)
+    total = sum(regular)
+    probs = tuple(c / total for c in regular)
+    p0 = _constrained_mle(probs, elo_to_score(elo0), scores)
+    p1 = _constrained_mle(probs, elo_to_score(elo1), scores)
+    return sum(c * math.log(b / a) for c, a, b in zip(regular, p0, p1))
+
+
+def sprt_llr_pentanomial(pairs: Sequence[int], elo0: float, elo1: float) -> float:
+    """Generalised SPRT log-likelihood ratio of Elo ``elo1`` against ``elo0`` from game-pair
+    counts (:data:`PAIR_POINTS` order; 0 without pairs)."""
+    if len(pairs) != 5:
+        raise ValueError(f"pentanomial counts are five numbers, got {len(pairs)}")
+    return _gsprt_llr(pairs, _PAIR_SCORES, elo0, elo1)
 
 
 def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
@@ -186,15 +257,7 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> fl
     distribution with mean score ``s1`` over the one with mean ``s0``; a count of zero is
     taken as 0.001 so that, e.g., ``n`` straight wins give about ``n * ln(s1 / s0)``.
     """
-    if wins + draws + losses == 0:
-        return 0.0
-    counts = tuple(max(float(c), _EPSILON) for c in (wins, draws, losses))
-    total = sum(counts)
-    probs = tuple(c / total for c in counts)
-    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
-    p0 = _constrained_mle(probs, s0)
-    p1 = _constrained_mle(probs, s1)
-    return sum(c * math.log(b / a) for c, a, b in zip(counts, p0, p1))
+    return _gsprt_llr((wins, draws, losses), _SCORES, elo0, elo1)
 
 
 def sprt_llr_approx(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
@@ -215,12 +278,17 @@ def sprt_status(wins: int, draws: int, losses: int,
                 config: SprtConfig) -> Tuple[float, Optional[str]]:
     """``(llr, verdict)``: verdict ``"H0"``/``"H1"`` once a bound is reached, else None."""
     llr = sprt_llr(wins, draws, losses, config.elo0, config.elo1)
+    return llr, sprt_verdict(llr, config)
+
+
+def sprt_verdict(llr: float, config: SprtConfig) -> Optional[str]:
+    """``"H0"``/``"H1"`` once ``llr`` reaches Wald's bound of ``config``, else None."""
     lower, upper = sprt_bounds(config.alpha, config.beta)
     if llr >= upper:
-        return llr, "H1"
+        return "H1"
     if llr <= lower:
-        return llr, "H0"
-    return llr, None
+        return "H0"
+    return None
 
 
 def format_elo(value: float, digits: int = 1) -> str:

@@ -87,6 +87,11 @@ class FinishedGame:
     black_limits: Optional[str] = None
     opening: Optional[str] = None
     opening_key: Optional[Tuple[str, ...]] = None
+    adjudication: Optional[str] = None
+    """For ``termination`` ``adjudication``: the kind (``resign``, ``draw``, ``tables``,
+    ``move cap``), the ``Adjudication`` tag."""
+    seconds: Tuple[float, float] = (0.0, 0.0)
+    """Thinking time White and Black used (a game just played; not in the PDN)."""
 
     @property
     def loser(self) -> Optional[str]:
@@ -420,7 +425,7 @@ def record_from_game(game: Any, text: str) -> Optional[FinishedGame]:
                       game.ply, text, tuple(m.pdn() for m in game.moves), tags.get("Event", ""),
                       tags.get("GameType", str(game.variant.game_type)),
                       white_limits=tags.get("WhiteLimits"), black_limits=tags.get("BlackLimits"),
-                      opening=tags.get("Opening"))
+                      opening=tags.get("Opening"), adjudication=tags.get("Adjudication"))
 
 
 def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: bool,
@@ -453,7 +458,8 @@ def _record(game: GameText, path: str, variant: Optional[Variant], check_moves: 
                             (), tags.get("Event", ""), tags.get("GameType", ""),
                             white_limits=tags.get("WhiteLimits"),
                             black_limits=tags.get("BlackLimits"), opening=tags.get("Opening"),
-                            opening_key=opening_key(text, tags.get("FEN", "")))
+                            opening_key=opening_key(text, tags.get("FEN", "")),
+                            adjudication=tags.get("Adjudication"))
     record.span = (path, game.start, game.end)
     return record
 

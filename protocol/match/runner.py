@@ -23,14 +23,14 @@ from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
 from draughts_engine.game import GameResult
 from draughts_engine.pdn_writer import tag_value
 from protocol.match.config import MatchConfig
-from protocol.match.elo import elo_interval, format_elo, sprt_status
+from protocol.match.elo import elo_interval, format_elo
 from protocol.match.engines import EngineSlot, EngineSpec, launch_engine, stop_engine
 from protocol.match.errors import EngineStartError, MatchError, quoted
 from protocol.match.game import play_game
 from protocol.match.openings import Opening
 from protocol.match.plan import PlannedGame, build_pairings, build_plan, shard_of
 from protocol.match.records import FinishedGame, game_text, opening_key, read_records
-from protocol.match.report import PairStats, format_report, percent, points
+from protocol.match.report import PairStats, format_report, percent, sprt_state
 
 __all__ = ["MatchRunner", "describe_bug"]
 
@@ -287,13 +287,17 @@ class MatchRunner:
         against the field when there are several pairings)."""
         head = self.head
         if head.first in (record.white, record.black):
-            head.add(points(record, head.first))
+            head.add_game(record)
+
+    @property
+    def paired(self) -> bool:
+        """Whether the games come in pairs (one opening, both colours): the SPRT's model."""
+        return self.config.games >= 2
 
     def _sprt_check(self) -> Optional[str]:
         if self.config.sprt is None:
             return None
-        head = self.head
-        return sprt_status(head.wins, head.draws, head.losses, self.config.sprt)[1]
+        return sprt_state(self.head, self.config.sprt, self.paired).verdict
 
     def _progress_text(self, record: FinishedGame, total: int) -> str:
         head = self.head
@@ -308,8 +312,7 @@ class MatchRunner:
             text += (f"+{head.wins} ={head.draws} -{head.losses} {percent(est.score)} "
                      f"Elo {format_elo(est.elo, 0)} +/- {error}")
         if self.config.sprt is not None:
-            llr, _ = sprt_status(head.wins, head.draws, head.losses, self.config.sprt)
-            text += f" LLR {llr:.2f}"
+            text += f" LLR {sprt_state(head, self.config.sprt, self.paired).llr:.2f}"
         return text + f" | {self.running} running"
 
     # ---------------------------------------------------------------- running
@@ -413,7 +416,7 @@ class MatchRunner:
         if self.interrupted:
             self._say(f"Interrupted after {len(self.records)} of {total} games; continue with "
                       f"--resume" if config.pdn else "Interrupted.", always=True)
-        for line in format_report(self.records, names, config.sprt):
+        for line in format_report(self.records, names, config.sprt, self.paired):
             self.out.write(line + "\n")
         self.out.flush()
         if self.failure:
