@@ -561,7 +561,7 @@ def test_pdn_without_tags_is_pdn_even_with_a_colon_in_a_comment(app):
                               {"pdn": "1. c3-d4 {see: note} f6-e5 *"})
     assert status == 200, body
     state = json.loads(body)["state"]
-    assert len(state["moves"]) == 2 and "1. c3-d4 f6-e5" in state["pdn"]
+    assert len(state["moves"]) == 2 and "1. c3-d4 {see: note} 1... f6-e5" in state["pdn"]  # kept
     assert state["moves"] == [["1.", "c3-d4"], ["1...", "f6-e5"]]  # shown as the PDN writes them
     status, _, body = request(app, "POST", f"/api/boards/{board['id']}/move", {"move": "18x11"})
     assert status == 200, body

@@ -47,8 +47,9 @@ from __future__ import annotations
 import datetime
 import os
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
+from draughts_engine.pdn_reader import MoveNode
 from draughts_engine.search.limits import SearchLimits
 from protocol.client import InfoReport
 
@@ -169,6 +170,7 @@ class GameController:
         self._history: List[PlayedMove] = []
         self._redo_history: List[PlayedMove] = []
         self._closed = False
+        self._ended: Optional[Tuple[List[str], Outcome]] = None  # end_game(): moves, outcome
 
     # ---- life ------------------------------------------------------------------------
     def start(self) -> None:
@@ -247,6 +249,10 @@ class GameController:
         return any(self.players[side].is_human for side in SIDES)
 
     def result(self) -> Outcome:
+        if self._ended is not None:
+            if self._ended[0] == self.record.move_texts:
+                return self._ended[1]
+            self._ended = None
         return self.record.result()
 
     def board_view(self) -> BoardView:
@@ -451,6 +457,38 @@ class GameController:
             self.record.redo(count)
             self._history.extend(self._redo_history.pop() for _ in range(count))
 
+    def set_line(self, texts: List[str], ply: int) -> None:
+        """Make ``texts`` (canonical move texts from the start position) the game's moves,
+        ``ply`` of them played and the rest to redo: a front end's tree of variations moves
+        to another line this way. Moves already in the game keep what was known of them (who
+        played them, the engine's report). Raises :class:`MoveRejected` (the game stays)."""
+        if not 0 <= ply <= len(texts):
+            raise UndoRedoError(f"no position after move {ply} in a line of {len(texts)}")
+        record = self.record.replayed(texts)
+        old = self._history + list(reversed(self._redo_history))
+        shown = record.display_texts
+        moves: List[PlayedMove] = []
+        side = self._first_side(record, len(texts))
+        for index, text in enumerate(texts):
+            if index < len(old) and old[index].text == text:
+                moves.append(old[index])
+            else:
+                moves.append(PlayedMove(index + 1, record.move_label(index), side, text, "",
+                                        None, shown[index]))
+            side = _other(side)
+        if len(texts) > ply:
+            record.undo(len(texts) - ply)
+        self.record = record
+        self._ended = None
+        self._history = moves[:ply]
+        self._redo_history = list(reversed(moves[ply:]))
+
+    @staticmethod
+    def _first_side(record: GameRecord, plies: int) -> str:
+        """The side that played the first of ``plies`` moves of ``record``."""
+        side = record.side_to_move
+        return side if plies % 2 == 0 else _other(side)
+
     @property
     def upcoming(self) -> List[PlayedMove]:
         """The moves that redo would replay, the next one first."""
@@ -514,6 +552,7 @@ class GameController:
             for engine in self.engine_players():
                 engine.new_game()
         self.record = record
+        self._ended = None
         names = record.tags()
         shown = record.display_texts
         self._history = [
@@ -546,14 +585,22 @@ class GameController:
         self.players[side] = spec
 
     # ---- text ------------------------------------------------------------------------
-    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+    def pdn(self, tags: Optional[Dict[str, str]] = None, tree: Optional[MoveNode] = None) -> str:
         """The game as PDN: Event, Date, the players' names and the result are filled in;
-        ``tags`` override them."""
+        ``tags`` override them. With ``tree`` (draughts only) the movetext is that tree's, with
+        its variations and comments (:func:`draughts_engine.pdn_writer.write_tree`)."""
         merged = {"Event": "draughts-play", "Site": "?",
                   "Date": datetime.date.today().strftime("%Y.%m.%d"),
                   "White": self.player_name("white"), "Black": self.player_name("black")}
+        if self._ended is not None:
+            merged["Result"] = self._ended[1].score
         merged.update(tags or {})
-        return self.record.pdn(merged)
+        return self.record.pdn(merged, tree)
+
+    def end_game(self, outcome: Outcome) -> None:
+        """End the game now with ``outcome`` (a flag fell, a resignation): :meth:`result` says
+        so until the moves change (a move, an undo, another game)."""
+        self._ended = (self.record.move_texts, outcome)
 
     def save(self, path: str, append: bool = False,
              tags: Optional[Dict[str, str]] = None) -> None:

@@ -50,7 +50,7 @@ from draughts_engine.notation import (
     square_text,
 )
 from draughts_engine.pdn import RESULT_TOKENS, read_games
-from draughts_engine.pdn_writer import tag_line, wrap_tokens
+from draughts_engine.pdn_writer import tag_line, wrap_tokens, write_tree
 from draughts_engine.position import Position
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
@@ -376,8 +376,10 @@ class GameRecord:
         raise NotImplementedError
 
     # ---- text --------------------------------------------------------------------------
-    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
-        """The game as PDN text, ending with a blank line (``tags`` override the defaults)."""
+    def pdn(self, tags: Optional[Dict[str, str]] = None, tree: Any = None) -> str:
+        """The game as PDN text, ending with a blank line (``tags`` override the defaults;
+        ``tree``, draughts only: the movetext with variations, see
+        :func:`draughts_engine.pdn_writer.write_tree`)."""
         raise NotImplementedError
 
     def engine_position(self) -> Tuple[Optional[str], List[str]]:
@@ -387,6 +389,16 @@ class GameRecord:
     def tags(self) -> Dict[str, str]:
         """Tags read from a PDN game (empty for a new game)."""
         return dict(self._tags)
+
+    def replayed(self, texts: Sequence[str]) -> "GameRecord":
+        """A new record of this game's variant, start position and tags with ``texts``
+        (canonical move texts) played, nothing to redo. Raises :class:`MoveRejected` for a
+        move that is not legal where it comes."""
+        record = new_record(self.variant, self.start_fen())
+        record._tags = dict(self._tags)
+        for text in texts:
+            record.play_text(text)
+        return record
 
 
 # --------------------------------------------------------------------------- draughts
@@ -414,6 +426,12 @@ class DraughtsRecord(GameRecord):
         self.title = draughts_title(self.variant)
         self.first_player = game.variant.first
         self.side_names = {"white": "White", "black": "Black"}
+
+    def replayed(self, texts: Sequence[str]) -> "DraughtsRecord":
+        record = super().replayed(texts)
+        assert isinstance(record, DraughtsRecord)
+        record._read_moves = self._read_moves  # a result read holds for the moves read
+        return record
 
     @property
     def position(self) -> Position:
@@ -528,7 +546,7 @@ class DraughtsRecord(GameRecord):
         return BoardView(self.variant, geometry.size, tuple(rows), self.side_to_move,
                          has_numbers=True, has_coordinates=geometry.size == 8)
 
-    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+    def pdn(self, tags: Optional[Dict[str, str]] = None, tree: Any = None) -> str:
         merged = dict(self._tags)
         merged.pop("Result", None)  # the result follows the moves as they stand now ...
         if self._read_moves is not None and self._read_moves == [m.pdn() for m in self.game.moves]:
@@ -536,6 +554,8 @@ class DraughtsRecord(GameRecord):
         else:
             merged["Result"] = self.game.result().pdn(self.variant)
         merged.update(tags or {})
+        if tree is not None:
+            return write_tree(self.game, tree, merged)
         return self.game.to_pdn(merged)
 
 
@@ -707,7 +727,7 @@ class SmallGameRecord(GameRecord):
         return BoardView(self.variant, 3, tuple(rows), self.side_to_move,
                          has_numbers=False, has_coordinates=True)
 
-    def pdn(self, tags: Optional[Dict[str, str]] = None) -> str:
+    def pdn(self, tags: Optional[Dict[str, str]] = None, tree: Any = None) -> str:
         merged: Dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                                   "White": "?", "Black": "?"}
         merged.update(self._tags)

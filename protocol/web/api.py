@@ -7,7 +7,9 @@ GET     /api/boards/ID                   the board's state
 GET     /api/boards/ID/events            the state, pushed (Server-Sent Events)
 GET     /api/boards/ID/pdn               the game as PDN (``?download=1``: as a file)
 POST    /api/boards/ID/ACTION            move, undo, redo, goto, new, fen, pdn, players,
-                                         go, stop, movenow, analyse, hint, heartbeat, close
+                                         go, stop, movenow, analyse, hint, heartbeat, close,
+                                         node, promote, delete (a move of the tree: ``node``),
+                                         review (``depth`` or ``movetime``; ``on``)
 ======  ===============================  ==============================================
 
 Every body field is checked here (type, range, length) before anything reaches a board;
@@ -50,7 +52,9 @@ KEEPALIVE_SECONDS = 15.0
 EVENT_GAP_SECONDS = 0.1     # a stream sends at most about ten states a second
 
 ACTIONS = ("move", "undo", "redo", "goto", "new", "fen", "pdn", "players", "go", "stop",
-           "movenow", "analyse", "hint", "heartbeat", "close")
+           "movenow", "analyse", "hint", "heartbeat", "close", "node", "promote", "delete",
+           "review")
+MAX_REVIEW_DEPTH = 20
 
 
 def first_to_move(variant: str) -> str:
@@ -216,6 +220,19 @@ class WebApi:
                     "players": self._players(body, board.players)}
         if action == "players":
             return {"players": self._players(body, board.players)}
+        if action in ("node", "promote", "delete"):
+            return {"node": _int(body, "node", 0, 10**9, required=True)}
+        if action == "review":
+            on = body.get("on", True)
+            if not isinstance(on, bool):
+                raise HttpError(400, "on must be true or false")
+            depth = _int(body, "depth", 1, MAX_REVIEW_DEPTH)
+            movetime = _int(body, "movetime", 1, MAX_MOVETIME_MS)
+            if depth is not None and movetime is not None:
+                raise HttpError(400, "give depth or movetime, not both")
+            limits = (SearchLimits(depth=depth) if depth is not None else
+                      SearchLimits(movetime_ms=movetime) if movetime is not None else None)
+            return {"on": on, "limits": limits}
         if action == "analyse":
             on = body.get("on", True)
             if not isinstance(on, bool):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from draughts_engine.bitboard import STANDARD
 from draughts_engine.notation import ALGEBRAIC, parse_squares
@@ -32,14 +32,21 @@ from protocol.play.controller import (
     PlayerSpec,
     SearchCancelled,
 )
-from protocol.play.players import OWN_ENGINE_COMMAND
-from protocol.play.records import DraughtsRecord, records_from_text
+from draughts_engine.errors import DraughtsError
+from draughts_engine.pdn import stream_games
+from draughts_engine.pdn_reader import MoveNode
+from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
+from protocol.play.records import DraughtsRecord, LoadError, Outcome, records_from_text
+from protocol.play.review import CAP, Score, review_moves, summary, white_view
 
 from .engines import EngineBook, EngineChoice
+from .tree import GameTree, TreeError, TreeNode
 
 __all__ = ["WebBoard", "BoardSettings", "Players", "BoardClosedError", "SIDES"]
 
 SIDES = ("white", "black")
+REVIEW_DEPTH = 6
+"""The search depth of a game review when none is asked for."""
 ABANDON_AFTER = 2.0
 """Seconds an action waits for the search it cancelled (its result is not wanted) to end
 before the engine is killed, so that the action answers promptly. ("Move now" wants the move:
@@ -120,6 +127,11 @@ class WebBoard:
         self._hint: Optional[Dict[str, Any]] = None
         self._message: Optional[str] = None
         self._analyst: Optional[GameController] = None  # analyses a finished game's position
+        self.tree = GameTree()                   # every line tried (protocol.web.tree)
+        self._line: List[TreeNode] = []          # the controller's line in the tree
+        self._reviewer: Optional[EnginePlayer] = None  # the engine of game reviews
+        self._review: Optional[Dict[str, Any]] = None  # the last review's progress and summary
+        self.review_limits = SearchLimits(depth=REVIEW_DEPTH)
         self.controller = self._new_controller(settings.variant, settings.fen)
         try:
             if settings.pdn:
@@ -204,6 +216,8 @@ class WebBoard:
                 return
             self._stop_worker()
             self.controller.close()
+            if self._reviewer is not None:
+                self._reviewer.close()
             with self._state:
                 self.closed = True
                 self._version += 1
@@ -250,15 +264,91 @@ class WebBoard:
             self.players = before
             raise
         self._apply_players()
+        self._new_tree()
         self._reset_view()
 
     def _do_fen(self, was: Optional[str], fen: str) -> None:
         self.controller.set_position(fen)
+        self._new_tree()
         self._reset_view()
 
     def _do_pdn(self, was: Optional[str], text: str) -> None:
         self._load_pdn(text)
         self._reset_view()
+
+    def _new_tree(self, root: Optional[MoveNode] = None) -> None:
+        """A fresh tree for a new game; ``root``: a PDN game's tree of variations."""
+        self.tree = GameTree()
+        self._line = []
+        self._review = None
+        if root is not None:
+            self._read_tree(root)
+
+    def _read_tree(self, root: MoveNode) -> None:
+        """The PDN tree (moves as written) into :attr:`tree` (canonical moves), its review
+        comments read back. A move that is not legal drops its branch (the reader checked
+        the moves already)."""
+        start = self.controller.record.replayed([])
+        self.tree.read_comments(self.tree.root, root.comments)
+        stack: List[Tuple[MoveNode, TreeNode, List[str]]] = [(root, self.tree.root, [])]
+        while stack:
+            source, target, path = stack.pop()
+            added = []
+            for child in source.children:
+                try:
+                    record = start.replayed(path)
+                    text = record.play_text(child.move)
+                except (PlayError, DraughtsError):
+                    continue
+                try:
+                    node = self.tree.add(target, text, record.display_texts[-1],
+                                         record.move_label(len(path)))
+                except TreeError:
+                    return
+                self.tree.read_comments(node, child.comments)
+                added.append((child, node, path + [text]))
+            stack.extend(reversed(added))
+
+    def _do_node(self, was: Optional[str], node: int) -> None:
+        """Go to the position after the move ``node`` of the tree (any line)."""
+        self._go_to_node(self._tree_node(node))
+        self._after_navigation()
+
+    def _do_promote(self, was: Optional[str], node: int) -> None:
+        self.tree.promote(self._tree_node(node))
+
+    def _do_delete(self, was: Optional[str], node: int) -> None:
+        """Drop a move and what follows it; on the line shown, go back to the move before."""
+        target = self._tree_node(node)
+        current = self._line[self.controller.ply - 1] if self.controller.ply else self.tree.root
+        on_line = target in self._line
+        parent = self.tree.delete(target)
+        if on_line:
+            shown = current if current in parent.path() or current is parent else parent
+            self._go_to_node(shown, follow=False)
+            self._after_navigation()
+
+    def _tree_node(self, node_id: int) -> TreeNode:
+        try:
+            return self.tree.node(node_id)
+        except TreeError as error:
+            raise PlayError(str(error)) from None
+
+    def _go_to_node(self, node: TreeNode, follow: bool = True) -> None:
+        path = node.path()
+        line = path + (node.main_continuation() if follow else [])
+        self.controller.set_line([n.move for n in line], len(path))
+
+    def _do_review(self, was: Optional[str], on: bool = True,
+                   limits: Optional[SearchLimits] = None) -> None:
+        """Review the line shown: every position searched under ``limits`` (default
+        :attr:`review_limits`), each move marked by what it lost (protocol.play.review)."""
+        if not on or was == "review":
+            return
+        if limits is not None:
+            self.review_limits = limits
+        self.paused = True  # the engines do not play on while the game is reviewed
+        self._next_job = "review"
 
     def _reset_view(self) -> None:
         self._hint = None
@@ -347,6 +437,15 @@ class WebBoard:
         if not isinstance(records[0], DraughtsRecord):
             raise PlayError("the web board plays draughts only, not " + records[0].variant)
         self.controller.load_text(text, 1, "PDN")
+        root: Optional[MoveNode] = None
+        if text.lstrip()[:1] in ("[", "{") or not text.strip().upper().startswith(("W:", "B:")):
+            try:
+                first = next(stream_games(text, self.controller.variant, "PDN", replay=False,
+                                          variations=True), None)
+                root = first.tree if first is not None else None
+            except DraughtsError:
+                root = None  # the main line was read: the variations are lost, not the game
+        self._new_tree(root)
 
     # ------------------------------------------------------------------ the worker
 
@@ -385,6 +484,13 @@ class WebBoard:
         self._halt.set()
         deadline = time.monotonic() + ABANDON_AFTER
         while worker.is_alive():
+            if job == "review" and self._reviewer is not None:
+                self._reviewer.stop()
+                worker.join(0.05)
+                if worker.is_alive() and time.monotonic() > deadline:
+                    self._reviewer.kill(f"did not answer stop within {ABANDON_AFTER:g} s")
+                    deadline = float("inf")
+                continue
             searching = self._analyst or self.controller
             searching.cancel()
             worker.join(0.05)
@@ -409,6 +515,9 @@ class WebBoard:
                 controller.play(hint.move)
                 job = "play"
                 self._published_move()
+            if job == "review":
+                self._run_review()
+                return
             if job == "hint":
                 hint = self._search(controller.hint, "hint", helper=True)
                 self._set_hint(hint)
@@ -503,6 +612,66 @@ class WebBoard:
 
         return call(on_info=on_info)
 
+    def _run_review(self) -> None:
+        """The review job: every position of the line shown, searched in turn (the page sees
+        the progress), then each move marked. Stopped early, it marks what it searched."""
+        controller = self.controller
+        nodes = [self.tree.root] + list(self._line)
+        texts = [node.move for node in nodes[1:]]
+        start = controller.record.replayed([])
+        first_side = start.side_to_move
+        with self._state:
+            self._review = {"running": True, "done": 0, "total": len(nodes), "summary": None,
+                            "limit": {"depth": self.review_limits.depth,
+                                      "movetime_ms": self.review_limits.movetime_ms}}
+            for node in nodes:
+                node.forget_review()
+            self._publish()
+        if self._reviewer is None:
+            choice = self.engines.default
+            self._reviewer = EnginePlayer(_spec(choice), controller.variant, None)
+        reviewer = self._reviewer
+        if reviewer.variant != controller.variant:
+            reviewer.set_variant(controller.variant)
+        else:
+            reviewer.new_game()
+        scores: List[Score] = []
+        try:
+            for index, node in enumerate(nodes):
+                if self._halt.is_set():
+                    break
+                record = start.replayed(texts[:index])
+                outcome = record.result()
+                if outcome.is_over:
+                    sign = {"white": 1, "black": -1}.get(outcome.winner or "", 0)
+                    score = Score(cp=sign * CAP)
+                else:
+                    best, info = reviewer.choose(record, self.review_limits, None)
+                    if self._halt.is_set():
+                        break
+                    cp, mate = white_view(info.score_cp if info else None,
+                                          info.score_mate if info else None, record.side_to_move)
+                    score = Score(cp if cp is not None or mate is not None else 0, mate, best)
+                scores.append(score)
+                with self._state:
+                    node.score = score
+                    self._review["done"] = index + 1
+                    self._publish()
+        finally:
+            reviews = review_moves(scores, texts[:max(0, len(scores) - 1)], first_side)
+            for review in reviews:
+                node = nodes[review.ply]
+                node.mark = review.mark
+                node.better = review.better
+                if review.better:
+                    before = start.replayed(texts[:review.ply - 1])
+                    node.better_display = before.display_text(review.better)
+            with self._state:
+                if self._review is not None:
+                    self._review["running"] = False
+                    self._review["summary"] = summary(reviews)
+                self._publish()
+
     def _published_move(self) -> None:
         with self._state:
             self._thinking = None
@@ -524,13 +693,15 @@ class WebBoard:
         Caller holds the state condition."""
         self._version += 1
         self._snapshot = dict(self._snapshot, version=self._version,
-                              analysis=_copy(self._analysis), hint=self._hint)
+                              analysis=_copy(self._analysis), hint=self._hint,
+                              eval=self._current_eval())
         self._state.notify_all()
 
     def _publish(self) -> None:
         """Rebuild the snapshot from the controller. Caller holds the state condition and is
         the thread driving the controller."""
         controller = self.controller
+        self._sync_tree()
         record = controller.record
         position = record.position
         geometry = position.geometry
@@ -580,9 +751,74 @@ class WebBoard:
                 "winner": outcome.winner, "reason": outcome.reason, "score": outcome.score},
             "status": self._status(outcome),
             "message": self._message,
-            "pdn": controller.pdn(),
+            "pdn": self._pdn_text(),
+            "line": [self._node_json(node) for node in self._line],
+            "start_score": _score_json(self.tree.root.score),
+            "eval": self._current_eval(),
+            "review": None if self._review is None else dict(self._review),
         }
         self._state.notify_all()
+
+    def _sync_tree(self) -> None:
+        """The tree follows the controller's moves (new ones become variations); a line that
+        ends where the tree goes on gets its main continuation (to redo)."""
+        controller = self.controller
+        moves = controller.history + controller.upcoming
+        try:
+            line = self.tree.follow(moves)
+        except TreeError as error:
+            self._message = str(error)
+            return
+        tip = line[-1] if line else self.tree.root
+        if tip.children and not self._thinking and self._job not in ("play", "review"):
+            more = tip.main_continuation()
+            try:
+                controller.set_line([m.text for m in moves] + [n.move for n in more],
+                                    controller.ply)
+            except PlayError:
+                pass
+            else:
+                line = line + more
+        self._line = line
+
+    def _pdn_text(self) -> str:
+        try:
+            return self.controller.pdn(tree=self.tree.to_move_nodes())
+        except (ValueError, DraughtsError):
+            return self.controller.pdn()
+
+    def _node_json(self, node: TreeNode, depth: int = 0) -> Dict[str, Any]:
+        """A move of the line shown, with the other moves played in its place (variations,
+        each with its own main line; nested ones down to a few levels)."""
+        data: Dict[str, Any] = {"id": node.id, "ply": node.ply, "label": node.label,
+                                "text": node.display, "mark": node.mark,
+                                "better": node.better_display or node.better,
+                                "score": _score_json(node.score),
+                                "comments": list(node.comments)}
+        parent = node.parent
+        siblings = [] if parent is None else [c for c in parent.children if c is not node]
+        if depth < 3:
+            data["variations"] = [[self._node_json(n, depth + 1)
+                                   for n in [side] + side.main_continuation()]
+                                  for side in siblings]
+        else:
+            data["variations"] = []
+        data["main"] = parent is not None and parent.children[:1] == [node]
+        return data
+
+    def _current_eval(self) -> Optional[Dict[str, Any]]:
+        """The score shown by the evaluation bar: the running analysis's, else the review's
+        of the position shown (centi-men or mate, White's view)."""
+        analysis = self._analysis
+        if analysis is not None and (analysis.get("score_cp") is not None
+                                     or analysis.get("mate") is not None):
+            return {"cp": analysis.get("score_cp"), "mate": analysis.get("mate"),
+                    "source": analysis.get("kind")}
+        ply = self.controller.ply
+        node = self._line[ply - 1] if 0 < ply <= len(self._line) else self.tree.root
+        if node.score is None:
+            return None
+        return {"cp": node.score.cp, "mate": node.score.mate, "source": "review"}
 
     def _player_json(self, side: str) -> Dict[str, Any]:
         name = self.players.engine_of(side)
@@ -602,6 +838,9 @@ class WebBoard:
             return f"{turn} to move; analysing…"
         if self._job == "hint":
             return f"{turn} to move; looking for a hint…"
+        if self._job == "review" and self._review is not None:
+            return (f"{turn} to move; reviewing the game "
+                    f"({self._review['done']}/{self._review['total']} positions)…")
         if self.paused and not controller.human_to_move():
             return f"{turn} to move (engine); paused: press Resume"
         return f"{turn} to move"
@@ -623,6 +862,10 @@ def _final_analysis(outcome: Any) -> Dict[str, Any]:
             "score_cp": 0 if outcome.winner == "draw" else None, "mate": None, "nodes": None,
             "nps": None, "pv": [], "arrow": None, "result": outcome.score,
             "reason": outcome.reason}
+
+
+def _score_json(score: Optional[Score]) -> Optional[Dict[str, Any]]:
+    return None if score is None else {"cp": score.cp, "mate": score.mate}
 
 
 def _copy(analysis: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
