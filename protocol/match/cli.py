@@ -12,6 +12,7 @@ import threading
 from typing import IO, Any, Callable, List, NoReturn, Optional, Sequence, Tuple
 
 from draughts_engine.variants import get_variant, variant_names
+from protocol.match.adjudication import endgame_tables, parse_draw, parse_resign
 from protocol.match.clock import MAX_CLOCK_MS
 from protocol.match.config import MatchConfig
 from protocol.match.elo import SprtConfig
@@ -111,6 +112,16 @@ def _match_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-plies", type=_int_in(0, MAX_GAMES), default=400, metavar="N",
                         help="adjudicate a draw after N plies played by the engines "
                              "(after the opening; 0: no cap; default 400)")
+    parser.add_argument("--resign", nargs="+", metavar="KEY=VALUE",
+                        help="score=CP movecount=N [twosided=true]: an engine whose own score "
+                             "was -CP or worse for N moves in a row loses (twosided: and its "
+                             "opponent's +CP or better); off by default")
+    parser.add_argument("--draw", nargs="+", metavar="KEY=VALUE",
+                        help="movenumber=M movecount=N score=CP: a draw once both engines "
+                             "scored within CP of 0 for N moves in a row after move M; off by "
+                             "default")
+    parser.add_argument("--adjudicate-tables", action="store_true",
+                        help="a position the endgame databases hold ends with their result")
     parser.add_argument("--timemargin", type=_int_in(0, MAX_CLOCK_MS), default=200, metavar="MS",
                         help="overstep allowed on the clock or movetime before a time forfeit "
                              "(default 200)")
@@ -168,6 +179,8 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
     except ValueError as exc:
         raise MatchError(str(exc)) from None
     engines = [parse_engine(tokens, args.each, i + 1) for i, tokens in enumerate(args.engine)]
+    if args.adjudicate_tables:
+        endgame_tables(variant)  # no databases for the variant: one line, before any game
     openings, opening_text = _openings(args, variant)
     return MatchConfig(
         engines=engines, variant=variant, tournament=args.tournament, games=args.games,
@@ -175,7 +188,9 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
         pdn=args.pdn, resume=args.resume, overwrite=args.overwrite,
         shard=parse_shard(args.shard), sprt=parse_sprt(args.sprt), max_plies=args.max_plies,
         timemargin_ms=args.timemargin, move_timeout=args.move_timeout,
-        start_timeout=args.start_timeout, event=args.event, quiet=args.quiet)
+        start_timeout=args.start_timeout, event=args.event, quiet=args.quiet,
+        resign=parse_resign(args.resign), draw=parse_draw(args.draw),
+        adjudicate_tables=args.adjudicate_tables)
 
 
 def list_openings(out: IO[str]) -> int:

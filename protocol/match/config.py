@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from draughts_engine.variants import Variant
+from protocol.match.adjudication import DrawRule, ResignRule
 from protocol.match.elo import SprtConfig
 from protocol.match.engines import EngineSpec
 from protocol.match.openings import Opening
@@ -20,7 +21,10 @@ class MatchConfig:
 
     ``openings`` are played in order (game pair ``p`` plays ``openings[p % len]``);
     ``opening_text`` describes them in the header line. ``date`` goes into the PDN ``Date``
-    tag (the runner fills in today when it is empty).
+    tag (the runner fills in today when it is empty). ``resign``, ``draw`` and
+    ``adjudicate_tables`` are the adjudication rules (:mod:`.adjudication`; None/False: off);
+    ``jsonl`` a file that gets one JSON object per finished game and per SPRT update;
+    ``shard_source`` says where an automatic shard came from (the header line shows it).
     """
 
     engines: List[EngineSpec]
@@ -42,3 +46,8 @@ class MatchConfig:
     event: str = "draughts-match"
     date: str = ""
     quiet: bool = False
+    resign: Optional[ResignRule] = None
+    draw: Optional[DrawRule] = None
+    adjudicate_tables: bool = False
+    jsonl: Optional[str] = None
+    shard_source: str = ""

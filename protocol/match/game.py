@@ -23,6 +23,7 @@ from draughts_engine.notation import parse_move
 from draughts_engine.search.limits import SearchLimits
 from protocol.client import (CommandRejectedError, EngineError, EngineTerminatedError,
                              EngineTimeoutError, IllegalBestMoveError)
+from protocol.match.adjudication import Adjudicator, Verdict, endgame_tables, score_of
 from protocol.match.clock import MAX_CLOCK_MS, Clock
 from protocol.match.config import MatchConfig
 from protocol.match.engines import EngineSlot, EngineSpec, exited_note, stderr_tail
@@ -102,20 +103,32 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
     side_engine = {"white": planned.white, "black": planned.black}
     names = {side: specs[number].name for side, number in side_engine.items()}
     notes: List[str] = []
+    adjudicator = Adjudicator(names, config.resign, config.draw,
+                              endgame_tables(config.variant) if config.adjudicate_tables
+                              else None)
+    seconds = {"white": 0.0, "black": 0.0}
 
-    def finish(outcome: str, termination: str, reason: str) -> FinishedGame:
+    def finish(outcome: str, termination: str, reason: str,
+               adjudication: Optional[str] = None) -> FinishedGame:
         result = GameResult(outcome, reason).pdn(config.variant)
         tags = {"Event": config.event, "Site": "?", "Date": config.date or "????.??.??",
                 "Round": str(planned.index + 1), "White": names["white"],
                 "Black": names["black"], "Result": result, "Termination": termination,
                 "PlyCount": str(game.ply)}
+        if adjudication is not None:
+            tags["Adjudication"] = adjudication
         tags.update(limit_tags(specs[planned.white], specs[planned.black]))
         if opening.label:
             tags["Opening"] = opening.label
         return FinishedGame(planned.index, names["white"], names["black"], outcome, termination,
                           reason, game.ply, game_text(game, tags, reason, opening_plies),
                           tuple(m.pdn() for m in game.moves), config.event,
-                          str(config.variant.game_type), notes=tuple(notes))
+                          str(config.variant.game_type), notes=tuple(notes),
+                          adjudication=adjudication,
+                          seconds=(seconds["white"], seconds["black"]))
+
+    def adjudicated(verdict: Verdict) -> FinishedGame:
+        return finish(verdict.outcome, "adjudication", verdict.reason, verdict.kind)
 
     def forfeit(side: str, termination: str, reason: str, engine: Any = None,
                 tail: Tuple[str, ...] = ()) -> FinishedGame:
@@ -171,7 +184,11 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
             return finish(state.outcome or "draw", "normal", state.reason)
         if config.max_plies and game.ply - opening_plies >= config.max_plies:
             return finish("draw", "adjudication",
-                          f"move cap: {config.max_plies} plies played without a result")
+                          f"move cap: {config.max_plies} plies played without a result",
+                          "move cap")
+        verdict = adjudicator.before_move(game)
+        if verdict is not None:
+            return adjudicated(verdict)
         side = "white" if game.position.white_to_move else "black"
         other = "black" if side == "white" else "white"
         spec = specs[side_engine[side]]
@@ -235,6 +252,10 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
         except DraughtsError as exc:
             return forfeit(side, "illegal move", f"bestmove {result.bestmove}: {exc}")
         game.push(move)
+        seconds[side] += elapsed_ms / 1000
+        verdict = adjudicator.scored(side, score_of(result.infos), game)
+        if verdict is not None and not game.result().is_over:
+            return adjudicated(verdict)
 
 
 def go_limits(spec: EngineSpec, side: str, clock: Optional[Clock],

@@ -260,7 +260,7 @@ def format_report(records: Sequence[FinishedGame], engine_order: Sequence[str] =
         lines.append(f"Ptnml(0-2) of {head.first} vs {head.second}: "
                      f"[{', '.join(str(c) for c in head.pentanomial)}], Elo "
                      f"{format_elo(est.elo)} +/- {_error_text(est.error)} from {head.pairs} "
-                     f"pairs")
+                     f"pair{'s' if head.pairs != 1 else ''}")
     if len(summary.pairs) == 1:
         lines.append(score_line(head) + verdict_text)
     else:

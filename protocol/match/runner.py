@@ -22,6 +22,7 @@ from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine.game import GameResult
 from draughts_engine.pdn_writer import tag_value
+from protocol.match.adjudication import describe
 from protocol.match.config import MatchConfig
 from protocol.match.elo import elo_interval, format_elo
 from protocol.match.engines import EngineSlot, EngineSpec, launch_engine, stop_engine
@@ -399,6 +400,9 @@ class MatchRunner:
                   f"({config.tournament}), {len(self.plan)} games{shard}: {len(self.records)} "
                   f"done, {len(self.todo) if self.verdict is None else 0} to play, concurrency "
                   f"{config.concurrency}; openings: {config.opening_text}")
+        rules = describe(config.resign, config.draw, config.adjudicate_tables)
+        if rules:
+            self._say(f"Adjudication: {'; '.join(rules)}")
         for spec in config.engines:
             self._say(f"  {spec.name}: {shlex.join(spec.command)} ({spec.limits_text()}"
                       + "".join(f" option.{n}={v}" for n, v in spec.options)
