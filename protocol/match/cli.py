@@ -15,6 +15,7 @@ from draughts_engine.variants import get_variant, variant_names
 from protocol.match.adjudication import endgame_tables, parse_draw, parse_resign
 from protocol.match.clock import MAX_CLOCK_MS
 from protocol.match.config import MatchConfig
+from protocol.match.config_file import config_argv, split_config_flag
 from protocol.match.elo import SprtConfig
 from protocol.match.engines import parse_engine
 from protocol.match.errors import MatchError, bounded_int, quoted
@@ -76,6 +77,9 @@ def _match_parser() -> argparse.ArgumentParser:
                "Built-in opening sets: ballots (the set of the variant), "
                + ", ".join(sorted(BUILTIN_SETS)) + ".",
     )
+    parser.add_argument("--config", metavar="FILE",
+                        help="a JSON file of flags and engines (docs/match.md); the flags of "
+                             "the command line win")
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
                         help="an engine (give two or more)")
     parser.add_argument("--each", nargs="+", metavar="KEY=VALUE", default=[],
@@ -163,9 +167,38 @@ def _openings(args: argparse.Namespace, variant: Any) -> Tuple[List[Any], str]:
         raise MatchError(str(exc)) from None
 
 
+def _with_config_files(argv: Sequence[str]) -> List[str]:
+    """The command line with the flags of its ``--config`` files put first (so that its own
+    flags win; its ``--engine`` flags replace the files' engines)."""
+    paths, rest = split_config_flag(argv)
+    if not paths:
+        return rest
+    parser = _match_parser()
+    flags = {option[2:]: action for action in parser._actions
+             for option in action.option_strings if option.startswith("--")}
+
+    def check(words: List[str]) -> None:
+        args = _match_parser().parse_args(words)
+        parse_sprt(args.sprt)
+        parse_resign(args.resign)
+        parse_draw(args.draw)
+
+    def check_engine(tokens: List[str], each: List[str], number: int) -> None:
+        parse_engine(tokens, each, number)
+
+    given_engines = any(word == "--engine" or word.startswith("--engine=") for word in rest)
+    words: List[str] = []
+    for path in paths:
+        flags_of_file, engines = config_argv(path, flags, check, check_engine)
+        words.extend(flags_of_file)
+        if not given_engines:
+            words.extend(engines)
+    return words + rest
+
+
 def config_from_args(argv: Sequence[str]) -> MatchConfig:
     """The :class:`MatchConfig` of a command line (without the program name)."""
-    args = _match_parser().parse_args(list(argv))
+    args = _match_parser().parse_args(_with_config_files(argv))
     if len(args.engine) < 2:
         raise MatchError("give at least two --engine")
     if args.resume and args.overwrite:
