@@ -2,6 +2,7 @@
 
 ======  ===============================  ==============================================
 GET     /api/info                        engines (names only), variants, levels, limits
+GET     /api/svg?variant=V&fen=F          the position as a stand-alone SVG (``download=1``)
 POST    /api/boards                      open a board: variant, fen or pdn, players
 GET     /api/boards/ID                   the board's state
 GET     /api/boards/ID/events            the state, pushed (Server-Sent Events)
@@ -35,7 +36,8 @@ from protocol.play.controller import (
 )
 from protocol.play.players import LEVELS
 
-from .board import BoardClosedError, BoardSettings, Players, WebBoard
+from .page import board_svg
+from .board import REVIEW_DEPTH, BoardClosedError, BoardSettings, Players, WebBoard
 from .registry import BoardLimitError, BoardRegistry, UnknownBoardError
 from .server import EventStream, HttpError, Reply, Request
 
@@ -114,6 +116,9 @@ class WebApi:
         if parts == ["info"]:
             self._method(request, "GET")
             return Reply(data=self._info())
+        if parts == ["svg"]:
+            self._method(request, "GET")
+            return self._svg(request.query)
         if parts == ["boards"]:
             self._method(request, "POST")
             return self._open(request.body or {})
@@ -154,6 +159,7 @@ class WebApi:
                 "levels": {"min": LEVELS[0], "max": LEVELS[-1], "default": DEFAULT_LEVEL},
                 "max_movetime_ms": MAX_MOVETIME_MS, "max_delay_ms": MAX_DELAY_MS,
                 "max_body": self.max_body, "max_boards": self.registry.max_boards,
+                "review": {"max_depth": MAX_REVIEW_DEPTH, "default_depth": REVIEW_DEPTH},
                 "first_to_move": {name: first_to_move(name) for name in variant_names()}}
 
     def _open(self, body: Dict[str, Any]) -> Reply:
@@ -173,6 +179,22 @@ class WebApi:
         except PlayError as error:
             raise HttpError(400, str(error)) from None
         return Reply(status=201, data={"id": board.id, "state": board.snapshot()})
+
+    @staticmethod
+    def _svg(query: Dict[str, str]) -> Reply:
+        """The position ``?variant=&fen=`` as a stand-alone SVG (the share link's image)."""
+        variant, fen = query.get("variant", "international"), query.get("fen")
+        try:
+            get_variant(variant)
+        except UnknownVariantError:
+            raise HttpError(400, f"unknown variant {variant[:40]!r}") from None
+        if fen is not None and len(fen) > MAX_FEN:
+            raise HttpError(400, f"fen is too long (at most {MAX_FEN} characters)")
+        body = board_svg(variant, fen, standalone=True).encode("utf-8")
+        headers = [("Cache-Control", "no-store")]
+        if query.get("download") == "1":
+            headers.append(("Content-Disposition", 'attachment; filename="position.svg"'))
+        return Reply(body=body, content_type="image/svg+xml; charset=utf-8", headers=headers)
 
     def _pdn(self, board: WebBoard, download: bool) -> Reply:
         board.touch()

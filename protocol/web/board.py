@@ -724,6 +724,7 @@ class WebBoard:
             "cells": None if getattr(geometry, "layout", STANDARD) == STANDARD else [
                 list(geometry.row_col(n)) for n in range(1, geometry.squares + 1)],
             "fen": controller.fen(),
+            "start_fen": record.start_fen(),
             "turn": controller.side_to_move,
             "pieces": "".join(position.piece_at(n) or "." for n in range(1, geometry.squares + 1)),
             # the squares' names where the variant's own notation is algebraic (else None):

@@ -148,6 +148,14 @@ function settingsFromUrl() {
     const value = params.get(key);
     if (value && /^\d+$/.test(value)) out[key] = Number(value);
   }
+  const moves = params.get("moves");
+  if (moves !== null && moves.length <= MAX_LINK) {  // a shared game: its moves as PDN
+    const start = params.get("start");
+    out.pdn = (start ? `[SetUp "1"]\n[FEN "${start.replace(/["\\]/g, "")}"]\n` : "") + moves + " *";
+    delete out.fen;
+    const ply = params.get("ply");
+    if (ply && /^\d+$/.test(ply)) page.linkPly = Number(ply);
+  }
   return out;
 }
 
@@ -157,6 +165,11 @@ async function openBoard(settings) {
   page.version = -1;
   showState(data.state);
   listen();
+  if (page.linkPly !== undefined && page.linkPly !== null) {
+    const ply = page.linkPly;
+    page.linkPly = null;
+    if (ply < data.state.ply) act("goto", {ply});
+  }
 }
 
 function listen() {
@@ -257,10 +270,73 @@ function analysisText(state) {
 /* Played moves go in #moves (a person or a test reads the game there); moves that redo
  * would replay go in #moves-ahead. Both are clickable: go to the position after a move. */
 function renderMoves(state) {
-  fillMoveList($("moves"), state.moves.slice(0, state.ply), 0, state.ply);
-  fillMoveList($("moves-ahead"), state.moves.slice(state.ply), state.ply, state.ply);
-  $("moves-ahead-box").hidden = state.ply >= state.moves.length;
+  const handlers = {
+    node: (id) => act("node", {node: id}),
+    promote: (id) => act("promote", {node: id}),
+    remove: (id) => act("delete", {node: id}),
+  };
+  const line = state.line || [];
+  fillLine($("moves"), line.slice(0, state.ply), state.ply, handlers);
+  fillLine($("moves-ahead"), line.slice(state.ply), state.ply, handlers);
+  $("moves-ahead-box").hidden = state.ply >= line.length;
   keepCurrentInView($("moves"));
+}
+
+const MAX_LINK = 2000;  /* characters of a share link; a longer game is shared by its position */
+
+function svgHref(state) {
+  return "/api/svg?" + new URLSearchParams({variant: state.variant, fen: state.fen}).toString();
+}
+
+/* The link that opens this game at this move: the moves (and the start position, if not the
+ * usual one) in the URL; a game too long for a link is shared by its position only. */
+function shareUrl(state) {
+  const params = new URLSearchParams({variant: state.variant});
+  if (state.start_fen) params.set("start", state.start_fen);
+  params.set("moves", (state.line || []).map((m) => m.text).join(" "));
+  params.set("ply", String(state.ply));
+  let url = `${window.location.origin}/?${params.toString()}`;
+  if (url.length > MAX_LINK) {
+    url = `${window.location.origin}/?` + new URLSearchParams({variant: state.variant, fen: state.fen}).toString();
+  }
+  return url;
+}
+
+function showShareLinks(state) {
+  $("export-svg").href = svgHref(state);
+  $("share-link").href = shareUrl(state);
+}
+
+function exportPng() {
+  if (!page.state) return;
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth || 480;
+    canvas.height = image.naturalHeight || 480;
+    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob((blob) => {
+      if (!blob) return;
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = "position.png";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    }, "image/png");
+  };
+  image.onerror = () => showMessage("Cannot draw the picture.");
+  image.src = svgHref(page.state);
+}
+
+/* Go to the position after a move of the line shown (the graph, the arrow keys). */
+function goToPly(ply) {
+  if (!page.state) return;
+  const line = page.state.line || [];
+  if (ply < 0 || ply > line.length || ply === page.state.ply) return;
+  act("goto", {ply});
 }
 
 /* Scroll the move list (not the page) so that its current move shows. #moves is positioned,
@@ -329,6 +405,10 @@ function showState(state) {
   $("analysis").textContent = analysisText(state);
   $("result").textContent = state.result ? `${state.result.score} — ${state.result.reason}` : "";
   renderMoves(state);
+  showEvalBar(state);
+  showEvalGraph(state, (move) => act("node", {node: move.id}));
+  showReview(state);
+  showShareLinks(state);
   if (document.activeElement !== $("txt-fen") && page.fenDraft === null) $("txt-fen").value = state.fen;
   setSelect("sel-variant", state.variant);
   setSelect("sel-white", playerValue(state.players.white));
@@ -348,7 +428,10 @@ function showState(state) {
   const busy = state.thinking || state.analysing || state.playing;
   $("btn-undo").disabled = !state.can_undo;  // e.g. an engine's first move: no turn of yours before
   $("btn-redo").disabled = state.ply >= state.moves.length;
-  $("btn-stop").disabled = !busy;
+  const reviewing = Boolean(state.review && state.review.running);
+  $("btn-stop").disabled = !busy && !reviewing;
+  $("review-stop").disabled = !reviewing;
+  $("analyse-game").disabled = reviewing || Boolean(state.thinking);
   $("btn-movenow").disabled = Boolean(state.result) || (!state.thinking && !state.analysing);
   $("btn-go").disabled = Boolean(state.result) || Boolean(state.thinking);
   $("btn-go").textContent = state.paused ? "Resume" : "Engine move";
@@ -449,6 +532,14 @@ function fillControls(info) {
     level.appendChild(option);
   }
   level.value = String(info.levels.default);
+  const depth = $("review-depth");
+  for (let n = 1; n <= (info.review ? info.review.max_depth : 12); n += 1) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = String(n);
+    depth.appendChild(option);
+  }
+  depth.value = String(info.review ? info.review.default_depth : 6);
 }
 
 function copyText(text, what) {
@@ -474,6 +565,20 @@ function download(name, text) {
 
 function wireControls() {
   $("btn-undo").addEventListener("click", () => act("undo"));
+  $("export-png").addEventListener("click", exportPng);
+  $("analyse-game").addEventListener("click", () => act("review", {depth: Number($("review-depth").value)}));
+  $("review-stop").addEventListener("click", () => act("stop"));
+  document.addEventListener("keydown", (e) => {
+    const target = e.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (!page.state) return;
+    const ply = page.state.ply;
+    const last = (page.state.line || []).length;
+    const wanted = {ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last}[e.key];
+    if (wanted === undefined) return;
+    e.preventDefault();
+    goToPly(wanted);
+  });
   $("btn-redo").addEventListener("click", () => act("redo"));
   $("btn-flip").addEventListener("click", () => page.board.setFlipped(!page.board.flipped));
   $("chk-numbers").addEventListener("change", (e) => page.board.setNumbers(e.target.checked));

@@ -1,0 +1,110 @@
+"""The analysis board in a real browser: game review (evaluation graph and bar, marks, the
+review kept in the PDN), variations, MultiPV lines, clocks, the SVG export.
+
+One Chromium and one server for the module (the fixtures of test_web_browser); English
+checkers with a shallow review depth, so each test costs a few seconds. Skipped without
+Chromium, as test_web_browser is.
+"""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from cdp import Browser, find_chromium
+from helpers_web import web_server
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium not found: the browser tests need it "
+    "(apt-get install -y chromium, or set CHROMIUM=/path/to/chromium)")
+
+WAIT = 120.0
+BLUNDER_LINE = ["11-15", "23-19", "12-16", "19x12", "8-11", "22-18"]
+"""Black's 12-16 gives a man away (19x12, no capture back)."""
+
+
+@pytest.fixture(scope="module")
+def web():
+    with web_server() as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def page(web):
+    with Browser(CHROMIUM) as chromium:
+        yield chromium.page
+
+
+def open_board(page, web, query: str) -> None:
+    page.navigate(web.url + query)
+    page.wait_for("document.querySelector('#status').textContent.includes('to move')",
+                  WAIT, "the board")
+
+
+def play(page, moves) -> None:
+    for move in moves:
+        count = page.evaluate("document.querySelectorAll('#moves .ply').length")
+        page.evaluate(f"act('move', {{move: {json.dumps(move)}}})")
+        page.wait_for(f"document.querySelectorAll('#moves .ply').length === {count + 1}",
+                      WAIT, f"move {move}")
+
+
+def marks(page):
+    return page.evaluate("[...document.querySelectorAll('#moves .ply[data-mark]')]"
+                         ".map(e => [e.dataset.ply, e.dataset.mark])")
+
+
+def test_review_marks_the_blunder_and_the_pdn_keeps_it(page, web):
+    open_board(page, web, "?variant=english&white=human&black=human")
+    play(page, BLUNDER_LINE)
+    page.evaluate("document.querySelector('#review-depth').value = '3'")
+    page.click("#analyse-game")
+    page.wait_for("document.querySelector('#review-summary').textContent.includes('average')",
+                  WAIT, "the review's summary")
+    points = page.evaluate("[...document.querySelectorAll('#eval-graph [data-ply]')]"
+                           ".map(e => Number(e.dataset.ply))")
+    assert points == list(range(1, len(BLUNDER_LINE) + 1))
+    assert page.evaluate("document.querySelector('#eval-bar').hasAttribute('data-score') || "
+                         "document.querySelector('#eval-bar').hasAttribute('data-mate')")
+    found = dict(marks(page))
+    assert found.get("3") in ("mistake", "blunder"), found
+    assert "better" in page.evaluate("document.querySelector('#moves').textContent")
+    pdn = page.evaluate("page.state.pdn")
+    flat = " ".join(pdn.split())
+    assert "12-16 {[%eval" in flat and ("mistake; better" in flat or "blunder; better" in flat)
+    # read back: the marks come again without a review
+    open_board(page, web, "?variant=english&white=human&black=human")
+    page.evaluate(f"act('pdn', {{pdn: {json.dumps(pdn)}}})")
+    page.wait_for("document.querySelectorAll('#moves .ply[data-mark]').length > 0", WAIT,
+                  "the marks read back")
+    assert dict(marks(page)).get("3") == found["3"]
+
+
+def test_a_move_after_going_back_makes_a_variation_kept_in_the_pdn(page, web):
+    open_board(page, web, "?variant=english&white=human&black=human")
+    play(page, BLUNDER_LINE[:4])
+    page.evaluate("act('goto', {ply: 2})")
+    page.wait_for("page.state.ply === 2", WAIT, "two plies back")
+    play(page, ["9-14"])
+    text = page.evaluate("document.querySelector('#moves').textContent")
+    assert "9-14" in text and "12-16" in text
+    assert page.evaluate("document.querySelectorAll('#moves .variation').length") == 1
+    pdn = page.evaluate("fetch(`/api/boards/${page.id}/pdn`).then(r => r.text())")
+    assert "(2. 9-14)" in " ".join(pdn.split()) or "(2. 12-16 19x12)" in " ".join(pdn.split())
+    open_board(page, web, "?variant=english&white=human&black=human")
+    page.evaluate(f"act('pdn', {{pdn: {json.dumps(pdn)}}})")
+    page.wait_for("document.querySelectorAll('#moves .variation, #moves-ahead .variation')"
+                  ".length === 1", WAIT, "the variation read back")
+
+
+def test_the_svg_export_is_the_position_shown(page, web):
+    open_board(page, web, "?variant=english&white=human&black=human")
+    play(page, ["11-15"])
+    href = page.evaluate("document.querySelector('#export-svg').href")
+    with urllib.request.urlopen(href, timeout=30) as answer:
+        assert answer.headers["Content-Type"].startswith("image/svg+xml")
+        svg = answer.read().decode("utf-8")
+    assert svg.startswith("<svg") and 'data-square="15" data-piece="b"' in svg
+    assert 'data-square="11"' in svg and 'data-square="11" data-piece' not in svg
