@@ -104,6 +104,9 @@ def _match_parser() -> argparse.ArgumentParser:
                         help="seed of the random openings and of the order of a built-in set "
                              "(a whole number; default 1)")
     parser.add_argument("--pdn", metavar="FILE", help="append each finished game to FILE")
+    parser.add_argument("--jsonl", metavar="FILE",
+                        help="write one JSON object per finished game (and per SPRT update) "
+                             "to FILE as the match runs")
     parser.add_argument("--resume", action="store_true",
                         help="skip the games already in --pdn FILE and play the rest")
     parser.add_argument("--overwrite", action="store_true",
@@ -204,7 +207,7 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
     if args.resume and args.overwrite:
         raise MatchError("give --resume (continue the games of --pdn) or --overwrite (replace "
                          "them), not both")
-    if args.overwrite and not args.pdn:
+    if args.overwrite and not (args.pdn or args.jsonl):
         raise MatchError("--overwrite needs --pdn FILE")
 
     try:
@@ -223,7 +226,7 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
         timemargin_ms=args.timemargin, move_timeout=args.move_timeout,
         start_timeout=args.start_timeout, event=args.event, quiet=args.quiet,
         resign=parse_resign(args.resign), draw=parse_draw(args.draw),
-        adjudicate_tables=args.adjudicate_tables)
+        adjudicate_tables=args.adjudicate_tables, jsonl=args.jsonl)
 
 
 def list_openings(out: IO[str]) -> int:

@@ -28,6 +28,7 @@ from protocol.match.elo import elo_interval, format_elo
 from protocol.match.engines import EngineSlot, EngineSpec, launch_engine, stop_engine
 from protocol.match.errors import EngineStartError, MatchError, quoted
 from protocol.match.game import play_game
+from protocol.match.jsonl import JsonlWriter, game_object, sprt_object
 from protocol.match.openings import Opening
 from protocol.match.plan import PlannedGame, build_pairings, build_plan, shard_of
 from protocol.match.records import FinishedGame, game_text, opening_key, read_records
@@ -111,6 +112,7 @@ class MatchRunner:
         self.failure: Optional[str] = None
         self.failure_status = 1
         self._pdn_handle: Optional[IO[str]] = None
+        self._jsonl: Optional[JsonlWriter] = None
         self._stoppers: List[threading.Thread] = []  # threads stopping engines (interruption)
         self.head = PairStats(config.engines[0].name, "the field")
         self._progress_open = False
@@ -365,6 +367,8 @@ class MatchRunner:
                 except OSError:
                     pass
                 self._pdn_handle = None
+            if self._jsonl is not None:
+                self._jsonl.close()
             self._await_stoppers()
 
     def _await_stoppers(self) -> None:
@@ -382,6 +386,8 @@ class MatchRunner:
     def _run(self) -> int:
         config = self.config
         self._load_existing()  # opens the PDN file: an unusable path fails before any output
+        if config.jsonl:
+            self._jsonl = JsonlWriter(config.jsonl, config.resume, config.overwrite)
         mine = self._my_games()
         done = {r.index for r in self.records}
         self.todo.extend(g for g in mine if g.index not in done)
@@ -500,3 +506,26 @@ class MatchRunner:
             self.verdict = self._sprt_check()
             if self.verdict is not None:
                 self.abort.set()
+        self._write_jsonl(record)
+
+    def _write_jsonl(self, record: FinishedGame) -> None:
+        """The ``--jsonl`` lines of a counted game (and of the SPRT after it)."""
+        if self._jsonl is None:
+            return
+        config = self.config
+        planned = self.plan[record.index] if record.index is not None \
+            and 0 <= record.index < len(self.plan) else None
+        opening = (config.openings[planned.opening % len(config.openings)]
+                   if planned is not None else None)
+        items = [game_object(record, config.variant, opening,
+                             f"{config.shard[0]}/{config.shard[1]}")]
+        if config.sprt is not None:
+            items.append(sprt_object(sprt_state(self.head, config.sprt, self.paired),
+                                     config.sprt, self.head))
+        for item in items:
+            problem = self._jsonl.write(item)
+            if problem is not None:
+                self._say(f"draughts-match: warning: {problem}; no more lines go there",
+                          always=True)
+                self._jsonl.close()
+                return
