@@ -1,7 +1,9 @@
 """Install the programs the test suite drives, where this machine allows it.
 
 The suite tests the terminal front end in a real terminal (tmux), the web board in a real
-browser (Chromium) and the engine on PyPy (pypy3).  These are Debian packages; run as root
+browser (Chromium), the engine on PyPy (pypy3) and the match runner's shards under GNU parallel
+(parallel) and a one-node Slurm (slurm-wlm, with munge for its authentication).  These are
+Debian packages; run as root
 on Debian or Ubuntu, this script installs the missing ones with apt-get.  Anywhere else it
 only says what is missing and how to get it, and the tests that need a missing program are
 skipped with that reason.  It never fails the test run: its exit status is always 0.
@@ -18,7 +20,9 @@ import sys
 from typing import Dict, List
 
 #: The program each test group needs -> the Debian package that provides it.
-PROGRAMS: Dict[str, str] = {"tmux": "tmux", "chromium": "chromium", "pypy3": "pypy3"}
+PROGRAMS: Dict[str, str] = {"tmux": "tmux", "chromium": "chromium", "pypy3": "pypy3",
+                            "parallel": "parallel", "slurmctld": "slurm-wlm",
+                            "slurmd": "slurm-wlm", "munged": "munge"}
 
 
 def missing_programs() -> List[str]:
@@ -51,9 +55,9 @@ def apt_install(packages: List[str]) -> bool:
 def main(argv: List[str]) -> int:
     missing = missing_programs()
     if not missing:
-        print("test programs: tmux, chromium and pypy3 are installed")
+        print(f"test programs: {', '.join(PROGRAMS)} are installed")
         return 0
-    packages = [PROGRAMS[program] for program in missing]
+    packages = sorted({PROGRAMS[program] for program in missing})
     if "--dry-run" in argv or not can_apt():
         print(f"test programs missing: {', '.join(missing)}; the tests that need them are "
               f"skipped. Install them with: sudo apt-get install {' '.join(packages)}")
