@@ -7,13 +7,17 @@ Chromium, as test_web_browser is.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import sys
 import urllib.request
 
 import pytest
 
 from cdp import Browser, find_chromium
 from helpers_web import web_server
+from protocol.client import InfoReport
 
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(
@@ -108,3 +112,29 @@ def test_the_svg_export_is_the_position_shown(page, web):
         svg = answer.read().decode("utf-8")
     assert svg.startswith("<svg") and 'data-square="15" data-piece="b"' in svg
     assert 'data-square="11"' in svg and 'data-square="11" data-piece' not in svg
+
+
+FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
+
+
+@pytest.fixture(scope="module")
+def multipv_web():
+    command = f"name=fake {sys.executable} {os.path.join(FAKES, 'multipv_engine.py')}"
+    with web_server(engines=[command]) as app:
+        yield app
+
+
+@pytest.mark.skipif("multipv" not in {f.name for f in dataclasses.fields(InfoReport)},
+                    reason="the reference client does not read multipv from info lines yet")
+def test_three_lines_show_three_lines_and_three_arrows(page, multipv_web):
+    open_board(page, multipv_web, "?variant=english&black=human&white=engine")
+    page.evaluate("document.querySelector('#sel-lines').value = '3'; "
+                  "document.querySelector('#sel-lines').dispatchEvent(new Event('change'))")
+    page.wait_for("page.state.lines === 3", WAIT, "3 lines set")
+    page.click("#btn-analyse")
+    page.wait_for("document.querySelectorAll('#lines [data-line]').length === 3", WAIT,
+                  "three analysis lines")
+    assert page.evaluate("document.querySelectorAll('svg#board line.arrow').length") == 3
+    assert page.evaluate("[...document.querySelectorAll('#lines [data-line]')]"
+                         ".map(e => e.dataset.line)") == ["1", "2", "3"]
+    page.click("#btn-stop")

@@ -356,16 +356,27 @@ class GameController:
         return chosen
 
     # ---- searching, for front ends that run searches on a worker thread -----------------
-    def analyse(self, on_info: Optional[InfoCallback] = None) -> Hint:
+    def analyse(self, on_info: Optional[InfoCallback] = None, lines: int = 1,
+                limits: Optional[SearchLimits] = None) -> Hint:
         """Search the position until :meth:`move_now` (returns the best move as a
         :class:`Hint`; nothing is played) or :meth:`cancel` (raises :class:`SearchCancelled`).
 
-        The engine is chosen as for :meth:`hint`. Raises :class:`GameFinishedError`,
-        :class:`EngineFailure`.
+        The engine is chosen as for :meth:`hint`. ``lines`` > 1 asks it for that many best
+        lines (its ``MultiPV`` option, when it has one; set back to 1 afterwards);
+        ``limits`` bound the search (default: until stopped). Raises
+        :class:`GameFinishedError`, :class:`EngineFailure`.
         """
         self._require_ongoing()
         engine, _ = self._helper_engine()
-        text, info = self._think(engine, SearchLimits(infinite=True), on_info)
+        multipv = lines > 1 and engine.offer_option("MultiPV", lines)
+        try:
+            text, info = self._think(engine, limits or SearchLimits(infinite=True), on_info)
+        finally:
+            if multipv and engine.started:
+                try:
+                    engine.offer_option("MultiPV", 1)
+                except EngineFailure:
+                    pass  # the next search starts it afresh
         return Hint(text, info, self.display_text(text))
 
     def cancel(self) -> None:

@@ -355,6 +355,21 @@ class EnginePlayer:
             return
         self._configure(variant)
 
+    def offer_option(self, name: str, value: object) -> bool:
+        """Set the engine's option ``name`` if it offers one (started first); whether it did.
+        Raises :class:`EngineFailure`."""
+        self.start()
+        engine = self._engine
+        assert engine is not None
+        if engine.option(name) is None:
+            return False
+        try:
+            engine.set_option(name, value)
+        except EngineError as exc:
+            raise EngineFailure(f"{self.engine_name}: {exc.message}", self.side,
+                                exc.transcript) from None
+        return True
+
     def new_game(self) -> None:
         """Tell the engine a new game starts (it may clear what it learnt)."""
         if self._engine is None:

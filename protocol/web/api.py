@@ -10,7 +10,8 @@ GET     /api/boards/ID/pdn               the game as PDN (``?download=1``: as a 
 POST    /api/boards/ID/ACTION            move, undo, redo, goto, new, fen, pdn, players,
                                          go, stop, movenow, analyse, hint, heartbeat, close,
                                          node, promote, delete (a move of the tree: ``node``),
-                                         review (``depth`` or ``movetime``; ``on``)
+                                         review (``depth`` or ``movetime``; ``on``),
+                                         lines (``count`` 1..5: MultiPV of the analysis)
 ======  ===============================  ==============================================
 
 Every body field is checked here (type, range, length) before anything reaches a board;
@@ -55,7 +56,8 @@ EVENT_GAP_SECONDS = 0.1     # a stream sends at most about ten states a second
 
 ACTIONS = ("move", "undo", "redo", "goto", "new", "fen", "pdn", "players", "go", "stop",
            "movenow", "analyse", "hint", "heartbeat", "close", "node", "promote", "delete",
-           "review")
+           "review", "lines")
+MAX_LINES = 5
 MAX_REVIEW_DEPTH = 20
 
 
@@ -242,6 +244,8 @@ class WebApi:
                     "players": self._players(body, board.players)}
         if action == "players":
             return {"players": self._players(body, board.players)}
+        if action == "lines":
+            return {"count": _int(body, "count", 1, MAX_LINES, required=True)}
         if action in ("node", "promote", "delete"):
             return {"node": _int(body, "node", 0, 10**9, required=True)}
         if action == "review":

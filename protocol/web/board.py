@@ -132,6 +132,7 @@ class WebBoard:
         self._reviewer: Optional[EnginePlayer] = None  # the engine of game reviews
         self._review: Optional[Dict[str, Any]] = None  # the last review's progress and summary
         self.review_limits = SearchLimits(depth=REVIEW_DEPTH)
+        self.lines = 1                           # analysis lines asked of the engine (MultiPV)
         self.controller = self._new_controller(settings.variant, settings.fen)
         try:
             if settings.pdn:
@@ -393,6 +394,12 @@ class WebBoard:
             analyst.close()
         self._analysis = _final_analysis(outcome)
 
+    def _do_lines(self, was: Optional[str], count: int) -> None:
+        """How many lines the analysis shows (1..5); a running analysis starts again."""
+        self.lines = count
+        if was == "analyse":
+            self._next_job = "analyse"
+
     def _do_hint(self, was: Optional[str]) -> None:
         outcome = self.controller.result()
         if outcome.is_over:  # no move to suggest: say so, as a hint
@@ -524,7 +531,9 @@ class WebBoard:
                 return
             if job == "analyse":
                 analyst = self._analyst or controller
-                hint = self._search(analyst.analyse, "analyse", helper=True)
+                lines = self.lines
+                hint = self._search(lambda on_info: analyst.analyse(on_info, lines),
+                                    "analyse", helper=True)
                 if (not (self._play_best and controller.human_to_move()) or self._halt.is_set()
                         or analyst is not controller):
                     self._set_hint(hint)
@@ -589,7 +598,7 @@ class WebBoard:
         with self._state:
             self._analysis = {"kind": kind, "engine": engine, "running": True, "depth": None,
                               "seldepth": None, "score_cp": None, "mate": None, "nodes": None,
-                              "nps": None, "pv": [], "arrow": None}
+                              "nps": None, "pv": [], "arrow": None, "lines": []}
             self._publish()
 
         def on_info(report: InfoReport) -> None:
@@ -598,9 +607,21 @@ class WebBoard:
             sign = 1 if side == "white" else -1
             arrow = _arrow(record, report.pv[0]) if report.pv else None
             pv = [record.display_text(move) for move in report.pv]
+            number = getattr(report, "multipv", None) or 1
             with self._state:
                 analysis = self._analysis
                 if analysis is None:
+                    return
+                lines = analysis["lines"]
+                entry = {"line": number, "depth": report.depth,
+                         "score_cp": None if report.score_cp is None else sign * report.score_cp,
+                         "mate": None if report.score_mate is None else sign * report.score_mate,
+                         "pv": pv, "arrow": arrow}
+                while len(lines) < number:
+                    lines.append(None)
+                lines[number - 1] = entry
+                if number > 1:  # the other lines: the analysis's figures stay line 1's
+                    self._bump()
                     return
                 analysis.update({
                     "depth": report.depth, "seldepth": report.seldepth,
@@ -747,6 +768,7 @@ class WebBoard:
             "playing": self._job == "play",  # engines play on (also between their moves)
             "paused": self.paused,
             "analysis": _copy(self._analysis),
+            "lines": self.lines,
             "hint": self._hint,
             "result": None if not outcome.is_over else {
                 "winner": outcome.winner, "reason": outcome.reason, "score": outcome.score},
@@ -870,4 +892,7 @@ def _score_json(score: Optional[Score]) -> Optional[Dict[str, Any]]:
 
 
 def _copy(analysis: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-    return None if analysis is None else dict(analysis, pv=list(analysis["pv"]))
+    if analysis is None:
+        return None
+    lines = [dict(line) for line in analysis.get("lines", []) if line is not None]
+    return dict(analysis, pv=list(analysis["pv"]), lines=lines)

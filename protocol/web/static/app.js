@@ -378,6 +378,33 @@ function fillMoveList(list, moves, firstPly, currentPly) {
   });
 }
 
+/* The arrows of the analysis lines (best first), while the analysis shows several. */
+function analysisArrows(state) {
+  const a = state.analysis;
+  if (!a || !a.running || !a.lines || a.lines.length < 2) return null;
+  return a.lines.map((line) => line.arrow).filter((arrow) => arrow);
+}
+
+/* #lines: one element per analysis line (data-line), its score and moves. */
+function showLines(state) {
+  const list = $("lines");
+  const a = state.analysis;
+  list.textContent = "";
+  const lines = a && a.lines && a.lines.length > 1 ? a.lines : [];
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.setAttribute("data-line", String(line.line));
+    const score = document.createElement("span");
+    score.className = "line-score";
+    score.textContent = scoreLabel({cp: line.score_cp, mate: line.mate});
+    item.appendChild(score);
+    item.appendChild(document.createTextNode(" " + line.pv.join(" ")));
+    list.appendChild(item);
+  }
+  list.hidden = lines.length === 0;
+  if (document.activeElement !== $("sel-lines")) $("sel-lines").value = String(state.lines || 1);
+}
+
 function playerValue(player) {
   return player.type === "engine" ? "engine:" + player.engine : "human";
 }
@@ -396,7 +423,9 @@ function showState(state) {
     last: state.last,
     arrow: state.analysis && state.analysis.arrow ? state.analysis.arrow
       : (state.hint ? state.hint.arrow : null),
+    arrows: analysisArrows(state),
   });
+  showLines(state);
   // Each square shows its number, or its name where the variant writes names (c3).
   $("lbl-numbers").textContent = state.names ? "Square names" : "Numbers";
   if (state.message) showMessage(state.message);
@@ -566,6 +595,7 @@ function download(name, text) {
 function wireControls() {
   $("btn-undo").addEventListener("click", () => act("undo"));
   $("export-png").addEventListener("click", exportPng);
+  $("sel-lines").addEventListener("change", () => act("lines", {count: Number($("sel-lines").value)}));
   $("analyse-game").addEventListener("click", () => act("review", {depth: Number($("review-depth").value)}));
   $("review-stop").addEventListener("click", () => act("stop"));
   document.addEventListener("keydown", (e) => {

@@ -134,6 +134,7 @@ class BoardView {
     this.legal = view.legal || [];
     this.last = view.last || null;
     this.arrow = view.arrow || null;
+    this.arrows = view.arrows || null;
     if (sizeChanged) this._buildSquares();
     if (legalChanged) this.selection = null;
     this.render();
@@ -253,14 +254,20 @@ class BoardView {
         svg("circle", {cx: x, cy: y, r: 0.12, class: "taken"}, marks);
       }
     }
-    if (this.arrow && this.arrow.length === 2 && this.arrow[0] !== this.arrow[1]) {
-      const [x1, y1] = this.centre(this.arrow[0]);
-      const [x2, y2] = this.centre(this.arrow[1]);
+    // The analysis lines' arrows, the best first and strongest (thicker, more opaque).
+    const drawn = this.arrows && this.arrows.length ? this.arrows : (this.arrow ? [this.arrow] : []);
+    drawn.forEach((arrow, index) => {
+      if (!arrow || arrow.length !== 2 || arrow[0] === arrow[1]) return;
+      const [x1, y1] = this.centre(arrow[0]);
+      const [x2, y2] = this.centre(arrow[1]);
       const len = Math.hypot(x2 - x1, y2 - y1);
       const shorten = 0.3 / len;
+      const weight = index === 0 ? 1 : Math.max(0.3, 0.75 - 0.15 * index);
       svg("line", {x1, y1, x2: x2 - (x2 - x1) * shorten, y2: y2 - (y2 - y1) * shorten,
-                   class: "arrow", "marker-end": "url(#arrowhead)"}, arrows);
-    }
+                   class: "arrow" + (index === 0 ? " best" : ""), "data-line": index + 1,
+                   "stroke-opacity": weight, "stroke-width": (0.16 * weight).toFixed(3),
+                   "marker-end": "url(#arrowhead)"}, arrows);
+    });
   }
 
   _drawPiece(layer, square, piece, at) {
