@@ -26,7 +26,7 @@ from protocol.match.openings import (
     generate_openings,
     resolve_openings,
 )
-from protocol.match.plan import MAX_GAMES, TOURNAMENTS, parse_shard
+from protocol.match.plan import MAX_GAMES, TOURNAMENTS, parse_shard, shard_from_environment
 from protocol.match.records import DuplicateFinder, FinishedGame, copy_games, read_records
 from protocol.match.report import format_report
 from protocol.match.runner import MatchRunner, describe_bug
@@ -111,8 +111,10 @@ def _match_parser() -> argparse.ArgumentParser:
                         help="skip the games already in --pdn FILE and play the rest")
     parser.add_argument("--overwrite", action="store_true",
                         help="start --pdn FILE afresh even if it has games")
-    parser.add_argument("--shard", default="1/1", metavar="K/N",
-                        help="play only the games whose index %% N == K-1")
+    parser.add_argument("--shard", default="1/1", metavar="K/N|auto[/N]",
+                        help="play only the games whose index %% N == K-1; auto: K and N from "
+                             "the job array's environment (Slurm, Kubernetes indexed Job, AWS "
+                             "Batch, GitLab parallel, GNU parallel; auto/N when it lacks N)")
     parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
                         help="elo0=0 elo1=10 alpha=0.05 beta=0.05 (the defaults; give any of "
                              "them): stop when H0 or H1 is accepted")
@@ -218,11 +220,15 @@ def config_from_args(argv: Sequence[str]) -> MatchConfig:
     if args.adjudicate_tables:
         endgame_tables(variant)  # no databases for the variant: one line, before any game
     openings, opening_text = _openings(args, variant)
+    if args.shard.startswith("auto"):
+        shard, shard_source = shard_from_environment(args.shard, os.environ)
+    else:
+        shard, shard_source = parse_shard(args.shard), ""
     return MatchConfig(
         engines=engines, variant=variant, tournament=args.tournament, games=args.games,
         openings=openings, opening_text=opening_text, concurrency=args.concurrency,
         pdn=args.pdn, resume=args.resume, overwrite=args.overwrite,
-        shard=parse_shard(args.shard), sprt=parse_sprt(args.sprt), max_plies=args.max_plies,
+        shard=shard, shard_source=shard_source, sprt=parse_sprt(args.sprt), max_plies=args.max_plies,
         timemargin_ms=args.timemargin, move_timeout=args.move_timeout,
         start_timeout=args.start_timeout, event=args.event, quiet=args.quiet,
         resign=parse_resign(args.resign), draw=parse_draw(args.draw),

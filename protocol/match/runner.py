@@ -402,6 +402,8 @@ class MatchRunner:
             needed = sorted({g.white for g in self.todo} | {g.black for g in self.todo})
             self._preflight([config.engines[i] for i in needed])
         shard = "" if config.shard == (1, 1) else f", shard {config.shard[0]}/{config.shard[1]}"
+        if config.shard_source:
+            shard = f", shard {config.shard[0]}/{config.shard[1]} (from the {config.shard_source})"
         self._say(f"Match: {config.variant.name}, {' vs '.join(names)} "
                   f"({config.tournament}), {len(self.plan)} games{shard}: {len(self.records)} "
                   f"done, {len(self.todo) if self.verdict is None else 0} to play, concurrency "
