@@ -138,3 +138,22 @@ def test_three_lines_show_three_lines_and_three_arrows(page, multipv_web):
     assert page.evaluate("[...document.querySelectorAll('#lines [data-line]')]"
                          ".map(e => e.dataset.line)") == ["1", "2", "3"]
     page.click("#btn-stop")
+
+
+def test_a_person_who_lets_the_clock_run_out_loses_on_time(page, web):
+    open_board(page, web, "?variant=english&black=human&white=engine&level=1&clock=0.05%2B0")
+    page.wait_for("!document.querySelector('#clock-black').hidden", WAIT, "the clocks")
+    assert page.evaluate("document.querySelector('#txt-clock').value") == "0.05+0"
+    page.wait_for("document.querySelector('#status').textContent.includes('ran out of time')",
+                  WAIT, "the flag")
+    assert page.evaluate("document.querySelector('#clock-black').dataset.ms") == "0"
+    assert page.evaluate("page.state.result.score") == "1-0"
+    assert '[Result "1-0"]' in page.evaluate("page.state.pdn")
+
+
+def test_an_engine_on_a_clock_is_sent_the_clock(web):
+    """The engine of a clock game searches under go wtime/btime/winc/binc."""
+    from protocol.play.clock import GameClock, TimeControl
+    limits = GameClock(TimeControl.parse("1+2")).limits("white")
+    assert (limits.wtime_ms, limits.btime_ms, limits.winc_ms) == (60_000, 60_000, 2000)
+    assert GameClock(TimeControl.parse("move 10")).limits("black").movetime_ms == 9900

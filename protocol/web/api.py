@@ -35,6 +35,7 @@ from protocol.play.controller import (
     PlayError,
     UndoRedoError,
 )
+from protocol.play.clock import TimeControl, TimeControlError
 from protocol.play.players import LEVELS
 
 from .page import board_svg
@@ -303,7 +304,14 @@ class WebApi:
         elif movetime is not None:
             limits = SearchLimits(movetime_ms=movetime)
         delay = _int(body, "delay_ms", 0, MAX_DELAY_MS)
-        return Players(white, black, limits, current.delay_ms if delay is None else delay)
+        clock = current.clock
+        clock_text = _text(body, "clock", 40)
+        if clock_text is not None:
+            try:
+                clock = TimeControl.parse(clock_text) if clock_text.strip() else None
+            except TimeControlError as error:
+                raise HttpError(400, str(error)) from None
+        return Players(white, black, limits, current.delay_ms if delay is None else delay, clock)
 
     # ------------------------------------------------------------------ the event stream
 

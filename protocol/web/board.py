@@ -37,6 +37,7 @@ from draughts_engine.pdn import stream_games
 from draughts_engine.pdn_reader import MoveNode
 from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
 from protocol.play.records import DraughtsRecord, LoadError, Outcome, records_from_text
+from protocol.play.clock import GameClock, TimeControl, flag_outcome
 from protocol.play.review import CAP, Score, review_moves, summary, white_view
 
 from .engines import EngineBook, EngineChoice
@@ -66,6 +67,7 @@ class Players:
     black: Optional[str] = None
     limits: SearchLimits = SearchLimits(depth=6)
     delay_ms: int = 1000
+    clock: Optional[TimeControl] = None  # the game's clock (engines then play on it)
 
     def engine_of(self, side: str) -> Optional[str]:
         return self.white if side == "white" else self.black
@@ -106,7 +108,7 @@ class WebBoard:
                  log: Optional[Callable[[str], None]] = None) -> None:
         self.id = board_id
         self.engines = engines
-        self.clock = clock
+        self.clock_source = clock
         self.log = log
         self.last_seen = clock()
         self.streams = 0
@@ -133,6 +135,9 @@ class WebBoard:
         self._review: Optional[Dict[str, Any]] = None  # the last review's progress and summary
         self.review_limits = SearchLimits(depth=REVIEW_DEPTH)
         self.lines = 1                           # analysis lines asked of the engine (MultiPV)
+        self.clock: Optional[GameClock] = None   # the game's clocks (players.clock)
+        self._flag_timer: Optional[threading.Timer] = None
+        self._armed: Any = None                  # what the flag timer was set for
         self.controller = self._new_controller(settings.variant, settings.fen)
         try:
             if settings.pdn:
@@ -140,6 +145,7 @@ class WebBoard:
         except BaseException:
             self.controller.close()
             raise
+        self._new_clock()
         with self._state:
             self._publish()
         self._kick()
@@ -162,7 +168,7 @@ class WebBoard:
 
     def touch(self) -> None:
         """The page is still there (a request or an open event stream)."""
-        self.last_seen = self.clock()
+        self.last_seen = self.clock_source()
 
     def stream_opened(self) -> None:
         with self._state:
@@ -192,6 +198,7 @@ class WebBoard:
             self._message = None
             was = self._stop_worker()  # may leave a message (an engine reaped)
             self._next_job = None
+            self._check_flag()
             try:
                 handler(was, **arguments)
             finally:
@@ -219,6 +226,8 @@ class WebBoard:
             self.controller.close()
             if self._reviewer is not None:
                 self._reviewer.close()
+            if self._flag_timer is not None:
+                self._flag_timer.cancel()
             with self._state:
                 self.closed = True
                 self._version += 1
@@ -227,9 +236,14 @@ class WebBoard:
     # ------------------------------------------------------------------ the actions
 
     def _do_move(self, was: Optional[str], text: str) -> None:
+        side = self.controller.side_to_move
         self.controller.play(text)
         self.paused = False
         self._hint = None
+        self._clock_moved(side)
+
+    def _do_flag(self, was: Optional[str]) -> None:
+        """The flag timer fired (:meth:`_check_flag` ran already, in :meth:`act`)."""
 
     def _do_undo(self, was: Optional[str]) -> None:
         self.controller.undo()
@@ -244,6 +258,8 @@ class WebBoard:
         self._after_navigation()
 
     def _after_navigation(self) -> None:
+        if self.clock is not None:
+            self.clock.pause()  # looking back: the clocks wait for the next move
         self._hint = None
         self._analysis = None
         self.paused = not self.controller.human_to_move()
@@ -266,15 +282,18 @@ class WebBoard:
             raise
         self._apply_players()
         self._new_tree()
+        self._new_clock()
         self._reset_view()
 
     def _do_fen(self, was: Optional[str], fen: str) -> None:
         self.controller.set_position(fen)
         self._new_tree()
+        self._new_clock()
         self._reset_view()
 
     def _do_pdn(self, was: Optional[str], text: str) -> None:
         self._load_pdn(text)
+        self._new_clock()
         self._reset_view()
 
     def _new_tree(self, root: Optional[MoveNode] = None) -> None:
@@ -349,6 +368,8 @@ class WebBoard:
         if limits is not None:
             self.review_limits = limits
         self.paused = True  # the engines do not play on while the game is reviewed
+        if self.clock is not None:
+            self.clock.pause()
         self._next_job = "review"
 
     def _reset_view(self) -> None:
@@ -357,9 +378,66 @@ class WebBoard:
         self.paused = False
 
     def _do_players(self, was: Optional[str], players: Players) -> None:
+        clock_changed = players.clock != self.players.clock
         self.players = players
         self._apply_players()
         self.paused = False
+        if clock_changed:
+            self._new_clock()
+
+    # ------------------------------------------------------------------ the clocks
+
+    def _new_clock(self) -> None:
+        """Fresh clocks of the players' time control (none without one), the side to move's
+        running unless the game is over."""
+        control = self.players.clock
+        self.clock = None if control is None else GameClock(control, self.clock_source)
+        if self.clock is not None and not self.controller.result().is_over:
+            self.clock.start(self.controller.side_to_move)
+
+    def _clock_moved(self, side: str) -> None:
+        if self.clock is not None:
+            self.clock.moved(side)
+
+    def _check_flag(self) -> None:
+        """A clock at zero ends the game: its side loses (the rules of draughts)."""
+        clock = self.clock
+        if clock is None or clock.running is None:
+            return
+        side = clock.fallen()
+        if side is None or self.controller.result().is_over:
+            return
+        clock.pause()
+        self.controller.end_game(flag_outcome(side, self.controller.variant))
+        self.paused = True
+
+    def _arm_flag(self) -> None:
+        """Wake up when the running clock reaches zero (caller holds the state lock)."""
+        clock = self.clock
+        wanted = None if clock is None or self.closed else (clock.running, clock.remaining[
+            clock.running] if clock.running else None, id(clock))
+        if wanted == self._armed:
+            return
+        self._armed = wanted
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+        if clock is None or clock.running is None or self.closed:
+            return
+        delay = (clock.ms_until_flag() or 0) / 1000 + 0.05
+        timer = threading.Timer(delay, self._on_flag)
+        timer.daemon = True
+        self._flag_timer = timer
+        timer.start()
+
+    def _on_flag(self) -> None:
+        clock = self.clock
+        if self.closed or clock is None or clock.fallen() is None:
+            return
+        try:
+            self.act("flag")
+        except (BoardClosedError, PlayError):
+            pass
 
     def _do_go(self, was: Optional[str]) -> None:
         """Resume engine play; on a person's turn the engine plays this one move for them."""
@@ -549,7 +627,14 @@ class WebBoard:
                 with self._state:
                     self._thinking = side
                     self._publish()
+                if self.clock is not None:
+                    if self.clock.running != side:
+                        self.clock.start(side)
+                    controller.limits = self.clock.limits(side)
                 self._search(controller.engine_move, "move", helper=False)
+                with self._state:
+                    self._clock_moved(side)
+                    self._check_flag()
                 self._published_move()
                 if controller.result().is_over or controller.human_to_move():
                     return
@@ -727,6 +812,9 @@ class WebBoard:
         position = record.position
         geometry = position.geometry
         outcome = controller.result()
+        if outcome.is_over and self.clock is not None:
+            self.clock.pause()
+        self._arm_flag()
         human_turn = controller.human_to_move() and not outcome.is_over
         legal: List[Dict[str, Any]] = []
         if human_turn and self._thinking is None:
@@ -762,6 +850,7 @@ class WebBoard:
             "limit": {"level": self.players.limits.depth,
                       "movetime_ms": self.players.limits.movetime_ms},
             "delay_ms": self.players.delay_ms,
+            "time_control": None if self.players.clock is None else self.players.clock.describe(),
             "thinking": self._thinking,
             "analysing": self._job == "analyse",
             "hinting": self._job == "hint",
@@ -769,6 +858,7 @@ class WebBoard:
             "paused": self.paused,
             "analysis": _copy(self._analysis),
             "lines": self.lines,
+            "clock": None if self.clock is None else self.clock.to_json(),
             "hint": self._hint,
             "result": None if not outcome.is_over else {
                 "winner": outcome.winner, "reason": outcome.reason, "score": outcome.score},

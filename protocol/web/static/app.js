@@ -141,7 +141,7 @@ function showNote(text) {
 function settingsFromUrl() {
   const params = new URLSearchParams(window.location.search);
   const out = {};
-  for (const key of ["variant", "fen", "white", "black"]) {
+  for (const key of ["variant", "fen", "white", "black", "clock"]) {
     if (params.get(key)) out[key] = params.get(key);
   }
   for (const key of ["level", "movetime"]) {
@@ -331,6 +331,34 @@ function exportPng() {
   image.src = svgHref(page.state);
 }
 
+function clockText(ms) {
+  const left = Math.max(0, ms);
+  const minutes = Math.floor(left / 60000);
+  const seconds = Math.floor((left % 60000) / 1000);
+  if (left < 10000) return `0:0${(left / 1000).toFixed(1)}`;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+/* #clock-white and #clock-black: the server's clocks, the running one counted down here
+ * between two states (data-ms: the milliseconds left as shown). */
+function showClocks() {
+  const state = page.state;
+  const clock = state ? state.clock : null;
+  for (const side of ["white", "black"]) {
+    const el = $(`clock-${side}`);
+    el.hidden = !clock;
+    if (!clock) continue;
+    let ms = clock[`${side}_ms`];
+    if (clock.running === side) ms -= performance.now() - page.clockAt;
+    ms = Math.max(0, Math.round(ms));
+    el.textContent = clockText(ms);
+    el.setAttribute("data-ms", String(ms));
+    el.classList.toggle("running", clock.running === side);
+    el.classList.toggle("low", ms < 10000);
+    el.classList.toggle("fallen", ms === 0);
+  }
+}
+
 /* Go to the position after a move of the line shown (the graph, the arrow keys). */
 function goToPly(ply) {
   if (!page.state) return;
@@ -438,6 +466,9 @@ function showState(state) {
   showEvalGraph(state, (move) => act("node", {node: move.id}));
   showReview(state);
   showShareLinks(state);
+  page.clockAt = performance.now();
+  showClocks();
+  if (document.activeElement !== $("txt-clock")) $("txt-clock").value = state.time_control || "";
   if (document.activeElement !== $("txt-fen") && page.fenDraft === null) $("txt-fen").value = state.fen;
   setSelect("sel-variant", state.variant);
   setSelect("sel-white", playerValue(state.players.white));
@@ -485,6 +516,7 @@ function currentSettings() {
     white: $("sel-white").value,
     black: $("sel-black").value,
     delay_ms: Number($("rng-delay").value),
+    clock: $("txt-clock").value.trim(),
   };
   if ($("rad-level").checked) {
     out.level = Number($("sel-level").value);
@@ -561,6 +593,7 @@ function fillControls(info) {
     level.appendChild(option);
   }
   level.value = String(info.levels.default);
+  $("txt-clock").value = wanted.clock || "";
   const depth = $("review-depth");
   for (let n = 1; n <= (info.review ? info.review.max_depth : 12); n += 1) {
     const option = document.createElement("option");
@@ -621,7 +654,7 @@ function wireControls() {
   $("btn-new").addEventListener("click", () => act("new", currentSettings()));
   $("sel-variant").addEventListener("change", () => act("new", variantSettings()));
   for (const id of ["sel-white", "sel-black", "sel-level", "rad-level", "rad-movetime",
-                    "num-movetime", "rng-delay"]) {
+                    "num-movetime", "rng-delay", "txt-clock"]) {
     $(id).addEventListener("change", () => act("players", playersBody()));
   }
   for (const id of ["num-movetime", "rad-level", "rad-movetime"]) {
@@ -720,6 +753,7 @@ async function start() {
     wireControls();
     await openLinkedBoard(settingsFromUrl());
     setInterval(heartbeat, HEARTBEAT_MS);
+    setInterval(showClocks, 100);
   } catch (error) {
     $("status").textContent = `Cannot open a board: ${error.message}`;
   }
