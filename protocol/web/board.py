@@ -38,6 +38,7 @@ from draughts_engine.pdn_reader import MoveNode
 from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
 from protocol.play.records import DraughtsRecord, LoadError, Outcome, records_from_text
 from protocol.play.clock import GameClock, TimeControl, flag_outcome
+from protocol.play.openings import opening_name
 from protocol.play.review import CAP, Score, review_moves, summary, white_view
 
 from .engines import EngineBook, EngineChoice
@@ -866,6 +867,8 @@ class WebBoard:
             "message": self._message,
             "pdn": self._pdn_text(),
             "line": [self._node_json(node) for node in self._line],
+            "opening": opening_name(controller.variant, [n.move for n in self._line[:8]],
+                                    record.start_fen() is None),
             "start_score": _score_json(self.tree.root.score),
             "eval": self._current_eval(),
             "review": None if self._review is None else dict(self._review),

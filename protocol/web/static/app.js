@@ -347,6 +347,7 @@ function showClocks() {
   for (const side of ["white", "black"]) {
     const el = $(`clock-${side}`);
     el.hidden = !clock;
+    $(`clock-row-${side}`).hidden = !clock;
     if (!clock) continue;
     let ms = clock[`${side}_ms`];
     if (clock.running === side) ms -= performance.now() - page.clockAt;
@@ -466,6 +467,7 @@ function showState(state) {
   showEvalGraph(state, (move) => act("node", {node: move.id}));
   showReview(state);
   showShareLinks(state);
+  $("opening").textContent = state.opening || "";
   page.clockAt = performance.now();
   showClocks();
   if (document.activeElement !== $("txt-clock")) $("txt-clock").value = state.time_control || "";
