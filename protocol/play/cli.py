@@ -18,6 +18,7 @@ from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
 
 from protocol.usage import UsageError, UsageParser
 
+from .clock import TimeControl, TimeControlError
 from .controller import DEFAULT_LIMITS, GameController
 from .players import LEVELS, EngineFailure, PlayerSpec, PlayerSpecError
 from .records import (
@@ -58,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--movetime", type=str, metavar="MS",
                         help="engine time per move in milliseconds (instead of a level)")
     parser.add_argument("--fen", metavar="FEN", help="start from this position")
+    parser.add_argument("--clock", metavar="TIME",
+                        help="a clock for both sides: minutes+increment (5+3) or 'move S' "
+                             "(seconds per move); engines play on it (go wtime/btime)")
     parser.add_argument("--load", metavar="FILE", help="start from a saved game (PDN) or a FEN")
     parser.add_argument("--game", type=str, metavar="N",
                         help="with --load or --replay: the N-th game of the file (default 1)")
@@ -85,6 +89,7 @@ class Settings:
     games: int
     game_number: int
     fen: Optional[str]
+    clock: Optional[TimeControl] = None
 
 
 def _whole(text: Optional[str], what: str, low: int, high: Optional[int] = None) -> Optional[int]:
@@ -156,7 +161,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
         _check_writable(args.save, "--save")
     if args.engine_log:
         _check_writable(args.engine_log, "--engine-log")
-    return Settings(variant, white, black, limits, delay, games, game_number, args.fen)
+    clock = None
+    if args.clock:
+        try:
+            clock = TimeControl.parse(args.clock)
+        except TimeControlError as exc:
+            raise UsageError(f"--clock: {exc}") from None
+    return Settings(variant, white, black, limits, delay, games, game_number, args.fen, clock)
 
 
 def _check_writable(path: str, what: str) -> None:
@@ -341,7 +352,8 @@ def _play(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr:
             _distinct_names(controller)
             session = TerminalSession(controller, stdout, read_line, style, interactive,
                                       live=_isatty(stdout), flipped=args.flip,
-                                      delay=settings.delay, save_path=args.save)
+                                      delay=settings.delay, save_path=args.save,
+                                      time_control=settings.clock)
             return _games(session, settings, stderr)
     finally:
         if log_file is not None:

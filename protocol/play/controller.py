@@ -54,6 +54,8 @@ from draughts_engine.search.limits import SearchLimits
 from protocol.client import InfoReport
 
 from .players import EngineFailure, EnginePlayer, PlayerSpec, limits_text
+from .review import CAP as REVIEW_CAP
+from .review import MoveReview, Score, review_moves, white_view
 from .records import (
     BoardView,
     GameFinishedError,
@@ -171,6 +173,7 @@ class GameController:
         self._redo_history: List[PlayedMove] = []
         self._closed = False
         self._ended: Optional[Tuple[List[str], Outcome]] = None  # end_game(): moves, outcome
+        self._stop_requested = False  # move_now() during a review: stop it
 
     # ---- life ------------------------------------------------------------------------
     def start(self) -> None:
@@ -313,6 +316,7 @@ class GameController:
 
         Thread-safe; does nothing when no engine is thinking.
         """
+        self._stop_requested = True
         engine = self._thinking
         if engine is not None:
             engine.stop()
@@ -342,11 +346,12 @@ class GameController:
         return self._hint_engine, self.limits
 
     def _think(self, engine: EnginePlayer, limits: SearchLimits,
-               on_info: Optional[InfoCallback]):
+               on_info: Optional[InfoCallback], record: Optional[GameRecord] = None):
+        """``engine``'s choice in ``record`` (default: the game's position)."""
         self._cancelled = False
         self._thinking = engine
         try:
-            chosen = engine.choose(self.record, limits, on_info)
+            chosen = engine.choose(record or self.record, limits, on_info)
         finally:
             self._thinking = None
             engine.cancel_early_stop()
@@ -378,6 +383,40 @@ class GameController:
                 except EngineFailure:
                     pass  # the next search starts it afresh
         return Hint(text, info, self.display_text(text))
+
+    def review(self, limits: SearchLimits,
+               on_position: Optional[Callable[[int, int], None]] = None
+               ) -> Tuple[List[Score], List[MoveReview]]:
+        """Review the moves played so far (:mod:`protocol.play.review`): every position from
+        the start searched under ``limits`` by the hint engine, each move judged by what it
+        lost. ``on_position(done, total)`` after each position. :meth:`move_now` (or
+        :meth:`cancel`) stops the review early: the moves searched so far are judged.
+        Returns ``(scores, reviews)``; raises :class:`EngineFailure`."""
+        engine, _ = self._helper_engine()
+        texts = self.record.move_texts
+        start = self.record.replayed([])
+        first = start.side_to_move
+        scores: List[Score] = []
+        self._stop_requested = False
+        for index in range(len(texts) + 1):
+            record = start.replayed(texts[:index])
+            outcome = record.result()
+            if outcome.is_over:
+                sign = {"white": 1, "black": -1}.get(outcome.winner or "", 0)
+                scores.append(Score(cp=sign * REVIEW_CAP))
+            else:
+                try:
+                    best, info = self._think(engine, limits, None, record)
+                except SearchCancelled:
+                    break
+                cp, mate = white_view(info.score_cp if info else None,
+                                      info.score_mate if info else None, record.side_to_move)
+                scores.append(Score(cp if cp is not None or mate is not None else 0, mate, best))
+            if on_position is not None:
+                on_position(index + 1, len(texts) + 1)
+            if self._stop_requested:
+                break
+        return scores, review_moves(scores, texts[:max(0, len(scores) - 1)], first)
 
     def cancel(self) -> None:
         """Stop the engine that is thinking without playing anything: the blocked

@@ -96,6 +96,8 @@ def limits_text(limits: SearchLimits) -> str:
         parts.append(f"{limits.movetime_ms} ms a move")
     if limits.nodes is not None:
         parts.append(f"{limits.nodes} nodes")
+    if limits.wtime_ms is not None:
+        parts.append("on the clock")
     return ", ".join(parts) or "no limit"
 
 

@@ -6,8 +6,10 @@ read is echoed after the prompt, so the output reads like a session). Ctrl-C whi
 thinks makes it play its best move so far (when two engines play, the program then asks whether
 to quit); Ctrl-C anywhere else asks before quitting.
 
-Commands (``help`` prints them): a move, ``undo [N]``, ``redo [N]``, ``hint``, ``moves``,
-``board``, ``flip``, ``new``, ``fen [FEN]``, ``save FILE``, ``load FILE [N]``, ``help``, ``quit``.
+Commands (``help`` prints them): a move, ``undo [N]``, ``redo [N]``, ``hint``, ``lines N``,
+``review [DEPTH]``, ``moves``, ``board``, ``flip``, ``new``, ``fen [FEN]``, ``save FILE``,
+``load FILE [N]``, ``help``, ``quit``. With a clock (``clock``, :mod:`.clock`) the prompt shows
+the time left; a person whose time has run out when a move comes loses on time.
 A command given words it does not take is refused, and so is a word that is neither a command
 nor move text (:func:`looks_like_move`); both leave the game as it was.
 
@@ -22,13 +24,16 @@ import threading
 import time
 from typing import IO, Any, Callable, Dict, Optional, Tuple
 
+from draughts_engine.search.limits import SearchLimits
 from protocol.client import InfoReport
 
 from .controller import GameController, PlayedMove
 from . import players
 from .players import EngineFailure
 from .records import GameFinishedError, MoveRejected, Outcome, PlayError
+from .clock import GameClock, TimeControl, flag_outcome
 from .render import Style, board_lines, info_text, score_text
+from .review import Score, summary
 
 __all__ = ["TerminalSession", "Series", "HELP_LINES", "QuitRequested", "looks_like_move"]
 
@@ -40,6 +45,8 @@ HELP_LINES = (
     "  undo N       take back N moves (plies), either side's: undo 2 = a move and its reply",
     "  redo [N]     replay what undo took back (N: that many moves)",
     "  hint         ask the engine for a move",
+    "  lines N      the engine's N best lines in this position (1..5)",
+    "  review [D]   review the game: each move's score, mistakes marked (depth D, default 6)",
     "  moves        list the legal moves",
     "  board        draw the board again",
     "  flip         turn the board around",
@@ -53,7 +60,10 @@ HELP_LINES = (
 )
 
 _COMMANDS = ("undo", "redo", "hint", "moves", "board", "flip", "new", "fen", "save", "load",
-             "help", "quit", "exit", "?")
+             "help", "quit", "exit", "?", "review", "lines")
+MAX_LINES = 5
+REVIEW_DEPTH = 6
+MARK_GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 _ALIASES = {"exit": "quit", "?": "help"}
 #: Commands that take nothing after them: ``new game now`` is refused, not read as ``new``.
 _NO_ARGUMENTS = frozenset(("hint", "moves", "board", "flip", "new", "help", "quit"))
@@ -140,8 +150,11 @@ class TerminalSession:
 
     def __init__(self, controller: GameController, out: IO[str], read_line: Callable[[str], str],
                  style: Style, interactive: bool, live: bool, flipped: bool = False,
-                 delay: float = 0.0, save_path: Optional[str] = None) -> None:
+                 delay: float = 0.0, save_path: Optional[str] = None,
+                 time_control: Optional[TimeControl] = None) -> None:
         self.controller = controller
+        self.time_control = time_control
+        self.clock: Optional[GameClock] = None
         self.out = out
         self._read_line = read_line
         self.style = style
@@ -220,7 +233,12 @@ class TerminalSession:
         side = controller.record.side_names[controller.side_to_move]
         if controller.result().is_over:
             return "game over> "
-        return f"{side} {controller.move_number()}> "
+        clock = ""
+        if self.clock is not None:
+            names = controller.record.side_names
+            clock = "[" + " | ".join(f"{names[s]} {_clock_text(self.clock.left(s))}"
+                                     for s in ("white", "black")) + "] "
+        return f"{clock}{side} {controller.move_number()}> "
 
     def read_command(self, prompt: str) -> str:
         """The next line, stripped; Ctrl-C asks before quitting; raises :class:`QuitRequested`
@@ -329,8 +347,11 @@ class TerminalSession:
     def engine_turn(self) -> None:
         side = self.controller.side_to_move
         label = f"{self.controller.record.side_names[side]} thinks:"
+        if self.clock is not None:
+            self.controller.limits = self.clock.limits(side)  # go wtime btime winc binc
         move = self._think(lambda: self.controller.engine_move(on_info=self._on_info(label)),
                            label)
+        self._clock_moved(side)
         self._moved_here = self.controller.ply
         self.unsaved = True
         self._played(move)
@@ -342,6 +363,10 @@ class TerminalSession:
         self._announced = None
         self._moved_here = None
         self.unsaved = False
+        if self.time_control is not None:
+            self.clock = GameClock(self.time_control)
+            if not self.controller.result().is_over:
+                self.clock.start(self.controller.side_to_move)
         if note:
             self.say(note)
         self.show_board()
@@ -445,7 +470,24 @@ class TerminalSession:
         except PlayError as exc:
             self.say(self.style.problem(f"{word_lower}: {exc}"))
 
+    def _clock_moved(self, side: str) -> None:
+        """``side`` has moved: its clock stops (the increment added), the other's runs; a
+        clock that had run out ends the game on time."""
+        if self.clock is not None and not self.clock.moved(side):
+            self._flag(side)
+
+    def _flag(self, side: str) -> None:
+        self.controller.end_game(flag_outcome(side, self.controller.variant))
+        self.say(self.style.problem(
+            f"{self.controller.record.side_names[side]}'s time is up."))
+
     def _move(self, text: str) -> None:
+        side = self.controller.side_to_move
+        if self.clock is not None and self.controller.human_to_move() and \
+                not self.controller.result().is_over and self.clock.left(side) <= 0:
+            self._flag(side)
+            self.show_board()
+            return
         try:
             move = self.controller.play(text)
         except MoveRejected as exc:
@@ -460,6 +502,7 @@ class TerminalSession:
             return
         self._moved_here = self.controller.ply
         self.unsaved = True
+        self._clock_moved(side)
         self._played(move)
         self._show_turn()
 
@@ -508,6 +551,67 @@ class TerminalSession:
                                       or hint.info.score_mate is not None):
             text += f"  (score {score_text(hint.info)})"
         self.say(text)
+
+    def _command_lines(self, rest: str) -> None:
+        """``lines N``: the engine's N best lines here (its MultiPV), searched under the
+        game's limits; the best first."""
+        count = _count(rest, MAX_LINES, "show", "shown") if rest else None
+        if count is None:
+            raise PlayError(f"give the number of lines, 1..{MAX_LINES}")
+        best: Dict[int, InfoReport] = {}
+        show = self._on_info("lines:")
+
+        def keep(info: InfoReport) -> None:
+            if info.pv and getattr(info, "bound", None) is None:
+                best[getattr(info, "multipv", None) or 1] = info
+            show(info)
+        controller = self.controller
+        self._think(lambda: controller.analyse(keep, lines=count, limits=controller.limits),
+                    "lines:", on_interrupt="(stopped: the lines found so far follow)")
+        if len(best) < count:
+            self.say(f"(the engine gave {len(best)} line{'s' if len(best) != 1 else ''})")
+        for number in sorted(best):
+            info = best[number]
+            moves = " ".join(controller.display_text(move) for move in info.pv[:10])
+            self.say(f"  {number}. {score_text(info):>8}  {moves}")
+
+    def _command_review(self, rest: str) -> None:
+        """``review [DEPTH]``: every position of the game searched, each move's score (White's
+        view) and the mistakes marked with the better move; a summary per side."""
+        depth = REVIEW_DEPTH
+        if rest:
+            if not (rest.isascii() and rest.isdigit()) or not 1 <= int(rest) <= 20:
+                raise PlayError(f"DEPTH must be 1..20, got {rest!r}")
+            depth = int(rest)
+        controller = self.controller
+        history = controller.history
+        if not history:
+            raise PlayError("no move to review yet")
+
+        def progress(done: int, total: int) -> None:
+            if self.live:
+                self._status(f"reviewing: {done}/{total} positions")
+        scores, reviews = self._think(
+            lambda: controller.review(SearchLimits(depth=depth), progress), "reviewing:",
+            on_interrupt="(review stopped: the moves searched so far follow)")
+        self.say(f"Review (depth {depth}, scores in men from White's view):")
+        for review in reviews:
+            move = history[review.ply - 1]
+            mark = review.mark or ""
+            text = f"  {move.label:<6} {move.display + MARK_GLYPHS.get(mark, ''):<14}" \
+                   f"{_score(scores[review.ply]):>7}"
+            if mark:
+                text += f"  {mark} (lost {review.loss / 100:.2f})"
+                if review.better:
+                    before = controller.record.replayed(controller.record.move_texts[
+                        :review.ply - 1])
+                    text += f"; better {before.display_text(review.better)}"
+            self.say(text)
+        names = controller.record.side_names
+        for side, counts in summary(reviews).items():
+            self.say(f"{names[side]}: average loss {counts['average_loss'] / 100:.2f} over "
+                     f"{counts['moves']} moves; {counts['inaccuracy']} inaccuracies, "
+                     f"{counts['mistake']} mistakes, {counts['blunder']} blunders")
 
     def _command_moves(self, rest: str) -> None:
         legal = self.controller.display_legal_moves()
@@ -591,3 +695,17 @@ class TerminalSession:
 
     def _command_quit(self, rest: str) -> None:
         raise QuitRequested()
+
+
+def _clock_text(ms: int) -> str:
+    """``m:ss`` (tenths under ten seconds) of a clock; 0:00.0 once it has run out."""
+    left = max(0, ms)
+    if left < 10_000:
+        return f"0:{left / 1000:04.1f}"
+    return f"{left // 60_000}:{left // 1000 % 60:02d}"
+
+
+def _score(score: Score) -> str:
+    if score.mate is not None:
+        return f"{'+' if score.mate > 0 else '-'}M{abs(score.mate)}"
+    return f"{(score.cp or 0) / 100:+.2f}"
