@@ -38,7 +38,7 @@ from protocol.dxp.frames import MAX_FRAME, FrameError, FrameReader
 from protocol.boards import DraughtsBoard, SessionError
 from protocol.session import Session
 
-__all__ = ["DxpSettings", "DxpFollower", "GameSlot", "SEND_GAP"]
+__all__ = ["DxpSettings", "DxpFollower", "GameSlot", "SEND_GAP", "match_move"]
 
 SEND_GAP = 0.03
 """Seconds kept between two frames we send (some readers merge frames that arrive together)."""
@@ -411,7 +411,7 @@ class DxpFollower:
         if self._my_turn():
             self.send(encode_chat("ignored a move: it is my turn"))
             return
-        move = _match_move(game.position, message)
+        move = match_move(game.position, message)
         if move is None:
             self.send(encode_chat(f"illegal move {message.start:02d}-{message.end:02d}"
                                   f" captures {list(message.captured)}"))
@@ -537,7 +537,7 @@ class DxpFollower:
         self.send(encode_move(move, seconds))
 
 
-def _match_move(position: Position, message: MoveMessage) -> Optional[Move]:
+def match_move(position: Position, message: MoveMessage) -> Optional[Move]:
     """The one legal move with the message's origin, destination and captures (any order)."""
     wanted = sorted(message.captured)
     matches: List[Move] = [m for m in position.legal_moves()
@@ -552,3 +552,4 @@ def _peer_name(sock: socket.socket) -> str:
     except (OSError, AttributeError):
         return "the initiator"
     return f"{address[0]}:{address[1]}" if isinstance(address, tuple) else str(address)
+

@@ -31,7 +31,9 @@ from protocol.match.errors import EngineStartError, MatchError, bounded_int, quo
 __all__ = ["EngineSpec", "ENGINE_KEYS", "parse_engine", "launch_engine", "start_engine",
            "EngineSlot", "stop_engine", "stderr_tail", "exited_note", "STDERR_LINES"]
 
-ENGINE_KEYS = ("name", "cmd", "dir", "proto", "depth", "nodes", "movetime", "st", "tc")
+ENGINE_KEYS = ("name", "cmd", "dir", "proto", "host", "port", "depth", "nodes", "movetime",
+               "st", "tc")
+PROTOCOLS = ("uci", "hub", "dxp")
 
 STDERR_LINES = 5
 """How many of an engine's last stderr lines a failure message shows."""
@@ -50,6 +52,21 @@ class EngineSpec:
     movetime: Optional[int] = None
     tc: Optional[TimeControl] = None
     options: List[Tuple[str, str]] = field(default_factory=list)
+    host: Optional[str] = None
+    port: Optional[int] = None
+
+    @property
+    def listening(self) -> bool:
+        """A DXP engine that already listens (``host``/``port`` and no ``cmd``): one game at
+        a time."""
+        return self.proto == "dxp" and not self.command
+
+    def where(self) -> str:
+        """How the engine is reached, for the header line."""
+        words = shlex.join(self.command) if self.command else ""
+        if self.proto == "dxp" and self.port is not None:
+            words = (words + " " if words else "") + f"at {self.host or '127.0.0.1'}:{self.port}"
+        return words
 
     def limits_text(self) -> str:
         """The limits as given on the command line: ``depth=4 tc=40/60+0.5``."""
@@ -90,21 +107,33 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = (), number: int = 
         else:
             raise MatchError(f"engine {number}: unknown key {quoted(key)} (known: "
                              f"{', '.join(ENGINE_KEYS)}, option.<Name>)")
-    if not values.get("cmd", "").strip():
-        raise MatchError(f"engine {number}: cmd=... is required")
+    proto = values.get("proto", "uci").lower()
+    port: Optional[int] = None
+    if "port" in values:
+        port = bounded_int(values["port"], f"engine {number}: port", 1, 65535)
+    if not values.get("cmd", "").strip() and not (proto == "dxp" and port is not None):
+        raise MatchError(f"engine {number}: cmd=... is required"
+                         + (" (or host= and port= of a DXP engine that listens)"
+                            if proto == "dxp" else ""))
     try:
-        command = shlex.split(values["cmd"])
+        command = shlex.split(values.get("cmd", ""))
     except ValueError as exc:
         raise MatchError(f"engine {number}: bad cmd {quoted(values['cmd'])}: {exc}") from None
-    name = values.get("name") or os.path.basename(command[0])
-    proto = values.get("proto", "uci").lower()
-    if proto not in ("uci", "hub"):
-        raise MatchError(f"engine {name}: proto must be uci or hub, got {quoted(proto)}")
+    default_name = (os.path.basename(command[0]) if command
+                    else f"dxp-{values.get('host', '127.0.0.1')}-{port}")
+    name = values.get("name") or default_name
+    if proto not in PROTOCOLS:
+        raise MatchError(f"engine {name}: proto must be uci, hub or dxp, got {quoted(proto)}")
+    if proto != "dxp" and ("host" in values or "port" in values):
+        raise MatchError(f"engine {name}: host= and port= are for proto=dxp")
+    if proto == "dxp" and options:
+        raise MatchError(f"engine {name}: a DXP engine takes no option.NAME (DXP has none)")
     cwd = values.get("dir") or None
     if cwd is not None and not os.path.isdir(cwd):
         raise MatchError(f"engine {name}: dir={cwd}: no such folder")
     spec = EngineSpec(name=name, command=command, cwd=cwd, proto=proto,
-                      options=list(options.values()))
+                      options=list(options.values()), host=values.get("host") or None,
+                      port=port)
     for key, low, high in (("depth", 1, 99), ("nodes", 1, 2 ** 63 - 1),
                            ("movetime", 1, MAX_CLOCK_MS)):
         if key in values:
@@ -184,6 +213,8 @@ def launch_engine(spec: EngineSpec, variant: str,
     Raises :class:`EngineStartError` with the reason and the last lines of the engine's
     stderr (when it wrote any).
     """
+    if spec.proto == "dxp":
+        return _launch_dxp(spec, variant, timeout)
     cls = _engine_class(spec)
     try:
         transport = ProcessTransport.spawn(spec.command, cwd=spec.cwd, own_session=True)
@@ -215,6 +246,35 @@ def launch_engine(spec: EngineSpec, variant: str,
         stop_engine(engine)
         raise
     return engine, process
+
+
+def dxp_time(spec: EngineSpec) -> Tuple[int, int]:
+    """The thinking time a DXP game request carries for ``spec``: ``(minutes, moves)`` of its
+    ``tc=`` (minutes rounded up), ``(0, 0)`` without one (the engine's own setting).
+
+    >>> dxp_time(parse_engine(["port=1", "proto=dxp", "tc=40/90+1"]))
+    (2, 40)
+    """
+    if spec.tc is None:
+        return 0, 0
+    minutes = max(1, min(999, -(-int(spec.tc.base_ms) // 60000)))
+    return minutes, min(999, spec.tc.moves or 0)
+
+
+def _launch_dxp(spec: EngineSpec, variant: str,
+                timeout: float) -> "Tuple[Any, Optional[subprocess.Popen[bytes]]]":
+    from protocol.dxp.initiator import DxpEngine  # lazily: only DXP engines need it
+    minutes, moves = dxp_time(spec)
+    try:
+        engine = DxpEngine.start(variant, spec.host, spec.port, spec.command, spec.cwd,
+                                 minutes, moves, timeout)
+    except OSError as exc:
+        raise EngineStartError(f"cannot run {shlex.join(spec.command)}: "
+                               f"{exc.strerror or exc}") from None
+    except EngineError as exc:
+        raise EngineStartError(exc.message,
+                               stalled=isinstance(exc, EngineTimeoutError)) from None
+    return engine, engine.process
 
 
 def start_engine(spec: EngineSpec, variant: str, timeout: float) -> Any:

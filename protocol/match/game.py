@@ -107,9 +107,17 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                               endgame_tables(config.variant) if config.adjudicate_tables
                               else None)
     seconds = {"white": 0.0, "black": 0.0}
+    engines: Dict[str, Any] = {}
 
     def finish(outcome: str, termination: str, reason: str,
                adjudication: Optional[str] = None) -> FinishedGame:
+        for engine in engines.values():  # a DXP engine is told the game is over
+            over = getattr(engine, "game_over", None)
+            if over is not None:
+                try:
+                    over(outcome)
+                except EngineError:
+                    pass
         result = GameResult(outcome, reason).pdn(config.variant)
         tags = {"Event": config.event, "Site": "?", "Date": config.date or "????.??.??",
                 "Round": str(planned.index + 1), "White": names["white"],
@@ -142,7 +150,6 @@ def play_game(planned: PlannedGame, config: MatchConfig, slots: Dict[int, Engine
                       f"{side.capitalize()} ({names[side]}) forfeits: {reason}")
 
     # start both engines and tell them a new game begins
-    engines: Dict[str, Any] = {}
     for side in ("white", "black"):
         slot = slots[side_engine[side]]
         failure = ""

@@ -95,6 +95,11 @@ class MatchRunner:
             raise MatchError("--sprt needs exactly one pairing (two engines)")
         if not config.openings:
             raise MatchError("no openings")
+        for spec in config.engines:
+            if spec.listening and config.concurrency > 1:
+                raise MatchError(f"engine {spec.name}: a DXP engine that listens (host=, port= "
+                                 f"without cmd=) plays one game at a time: give "
+                                 f"--concurrency 1")
         self.abort = threading.Event()
         self.live_slots: List[EngineSlot] = []  # every worker's engines (guarded by lock)
         self.records: List[FinishedGame] = []
@@ -412,7 +417,7 @@ class MatchRunner:
         if rules:
             self._say(f"Adjudication: {'; '.join(rules)}")
         for spec in config.engines:
-            self._say(f"  {spec.name}: {shlex.join(spec.command)} ({spec.limits_text()}"
+            self._say(f"  {spec.name}: {spec.where()} ({spec.limits_text()}"
                       + "".join(f" option.{n}={v}" for n, v in spec.options)
                       + (f" proto={spec.proto}" if spec.proto != "uci" else "") + ")")
         if playing:
