@@ -7,8 +7,8 @@ of an engine (``handshake``, ``new_game``, ``position``, ``start_search``, ``wai
 
 * the first ``go`` of a game sends the game request ``R``: the follower gets the side to move,
   the thinking time (minutes, moves) of the engine's ``tc=`` (0 and 0 without one: the
-  follower's own setting), and the position as it stands (start ``B``, so any opening can be
-  played); an ``A`` with a code other than 0 is the follower declining
+  follower's own setting), and the position as it stands (start ``A`` for the start position,
+  else ``B`` with the position, so any opening can be played); an ``A`` with a code other than 0 is the follower declining
   (:class:`DxpDeclinedError`);
 * each later ``go`` sends the moves the other side made since as ``M`` messages, and the
   follower's ``M`` is the ``bestmove`` (matched against the legal moves by origin, destination
@@ -241,9 +241,11 @@ class DxpEngine:
     def _request(self, game: Game) -> None:
         position = game.position
         self._follower_white = position.white_to_move
-        try:
+        standard = position.fen() == Game(self.variant).position.fen()
+        try:  # the start position as ``A`` (what every follower knows), any other as ``B``
             frame = encode_game_request("W" if position.white_to_move else "Z",
-                                        self.minutes, self.moves, position, self.name)
+                                        self.minutes, self.moves,
+                                        None if standard else position, self.name)
         except ValueError as exc:
             raise EngineError(f"cannot ask for the game: {exc}") from None
         self._send(frame)
