@@ -158,7 +158,7 @@ def test_engine_spec_parsing():
     assert parse_engine(["cmd=a b", "st=0.5"]).movetime == 500
     assert parse_engine(["cmd=/bin/eng --x", "depth=1"]).name == "eng"
     for bad in (["depth=3"], ["cmd=x"], ["cmd=x", "depth=0"], ["cmd=x", "depth=1", "colour=red"],
-                ["cmd=x", "depth=1", "proto=dxp"], ["cmd=x", "nodes=-4"], ["cmd='x", "depth=1"]):
+                ["cmd=x", "depth=1", "proto=xboard"], ["cmd=x", "nodes=-4"], ["cmd='x", "depth=1"]):
         with pytest.raises(MatchError):
             parse_engine(bad)
 
