@@ -180,3 +180,35 @@ def test_a_dxp_match_our_follower_against_a_listening_one(tmp_path: Path,
         assert game.tags["Termination"] in ("normal", "adjudication"), err.getvalue()
         assert game.tags["Result"] in ("2-0", "0-2", "1-1")
     assert "at 127.0.0.1:" in err.getvalue()
+
+
+def test_a_follower_that_closes_after_each_game_is_connected_again():
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(2)
+    server.settimeout(10)  # hang guard
+    port = server.getsockname()[1]
+    engine = DxpEngine.start("international", "127.0.0.1", port, timeout=10)
+    try:
+        for _game in range(2):
+            engine.new_game()  # connects again (the listening socket's backlog holds it)
+            conn, _ = server.accept()
+            conn.settimeout(10)
+            follower = Scripted(conn)
+            follower.send(ACCEPT)
+            engine.position(START, ["32-28"])
+            engine.start_search()
+            assert follower.read().startswith("R01")
+            ender = threading.Thread(target=engine.game_over, args=("draw",))
+            ender.start()
+            assert follower.read() == "E20"
+            follower.send("E00")
+            ender.join(5)
+            conn.close()  # this follower hangs up after every game
+            deadline = 50
+            while not engine._peer_closed and deadline:  # the reader sees the end
+                threading.Event().wait(0.1)
+                deadline -= 1
+    finally:
+        engine.quit()
+        server.close()

@@ -99,7 +99,9 @@ class DxpEngine:
         self._last_send = 0.0
         self._closed = False
         self._lock = threading.Lock()
-        threading.Thread(target=self._reader, name="dxp-initiator-reader", daemon=True).start()
+        self.address: Optional[Tuple[str, int]] = None  # where to connect again
+        self._peer_closed = False
+        self._start_reader()
 
     # ---- starting ----------------------------------------------------------------------
     @classmethod
@@ -152,7 +154,9 @@ class DxpEngine:
                                              f"{host}:{port}: {exc.strerror or exc}") from None
                 time.sleep(0.1)
         sock.settimeout(None)
-        return cls(sock, variant, minutes, moves, process, stderr, timeout)
+        engine = cls(sock, variant, minutes, moves, process, stderr, timeout)
+        engine.address = (host, port)
+        return engine
 
     # ---- the engine calls of the match runner -------------------------------------------
     @property
@@ -169,10 +173,40 @@ class DxpEngine:
         raise EngineError(f"DXP has no options (option.{name})")
 
     def new_game(self) -> None:
-        """Forget the last game (ending it first when it is still open)."""
-        if self._game is not None:
+        """Forget the last game (ending it first when it is still open); connect again when
+        the follower closed the connection after the last one (some do)."""
+        if self._game is not None and not self._peer_closed:
             self._end("0")
         self._game = None
+        if self._peer_closed and self.address is not None and not self._closed:
+            self._reconnect()
+
+    def _reconnect(self) -> None:
+        if self.process is not None and self.process.poll() is not None:
+            raise EngineTerminatedError(f"the DXP engine exited (status "
+                                        f"{self.process.poll()})",
+                                        returncode=self.process.poll())
+        assert self.address is not None
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                sock = socket.create_connection(self.address, timeout=min(5.0, self.timeout))
+                break
+            except OSError as exc:
+                if time.monotonic() >= deadline:
+                    raise EngineTerminatedError(f"the DXP engine closed the connection and "
+                                                f"cannot be reached again: "
+                                                f"{exc.strerror or exc}") from None
+                time.sleep(0.1)
+        sock.settimeout(None)
+        self.sock = sock
+        self.frames = queue.Queue()
+        self._peer_closed = False
+        self._start_reader()
 
     def position(self, fen: str, moves: Sequence[str]) -> None:
         self._fen, self._moves = fen, list(moves)
@@ -325,8 +359,13 @@ class DxpEngine:
                                             f"{exc.strerror or exc}") from None
             self._last_send = time.monotonic()
 
-    def _reader(self) -> None:
-        reader = FrameReader(self.sock)
+    def _start_reader(self) -> None:
+        threading.Thread(target=self._reader, args=(self.sock, self.frames),
+                         name="dxp-initiator-reader", daemon=True).start()
+
+    def _reader(self, sock: socket.socket, frames: "queue.Queue[Tuple[str, Any]]") -> None:
+        """Read one connection's frames into ``frames`` (each connection has its own)."""
+        reader = FrameReader(sock)
         reason = "the engine closed the connection"
         try:
             while True:
@@ -337,15 +376,17 @@ class DxpEngine:
                 if not body:
                     continue
                 try:
-                    self.frames.put(("frame", parse_message(body, self._squares)))
+                    frames.put(("frame", parse_message(body, self._squares)))
                 except DxpFormatError as exc:
                     if exc.header == "M":
                         reason = f"a bad move message: {exc}"
                         break
-                    self.frames.put(("frame", exc))
+                    frames.put(("frame", exc))
         except (FrameError, OSError) as exc:
             reason = str(exc) or type(exc).__name__
-        self.frames.put(("closed", reason))
+        if sock is self.sock:
+            self._peer_closed = True
+        frames.put(("closed", reason))
 
     def _close(self) -> None:
         self._closed = True
