@@ -20,9 +20,9 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Type
 from draughts_engine.errors import DraughtsError
 from draughts_engine.game import Game
 from draughts_engine.games import SMALL_GAME_NAMES, small_game
-from draughts_engine.notation import ALGEBRAIC, NUMERIC, format_move
+from draughts_engine.notation import ALGEBRAIC, NUMERIC, format_move, parse_move
 from draughts_engine.perft import divide
-from draughts_engine.search.limits import SearchInfo, SearchLimits, SearchResult
+from draughts_engine.search.limits import RootMoveInfo, SearchInfo, SearchLimits, SearchResult
 from draughts_engine.variants import get_variant
 
 from .commands import moves_text, show_reason, show_token
@@ -32,6 +32,7 @@ __all__ = ["Board", "SessionError", "DraughtsBoard", "SmallGameBoard", "new_boar
 
 #: Called with each search report (its PV as the board's move values).
 InfoCallback = Callable[[SearchInfo], None]
+RootMoveCallback = Callable[[RootMoveInfo], None]
 
 #: (best move, ponder move) as the board's move values; best is None without a legal move.
 SearchOutcome = Tuple[Optional[Any], Optional[Any]]
@@ -88,13 +89,20 @@ class Board:
         """Texts of a line of moves played from the current position (a PV)."""
         raise NotImplementedError
 
+    def parse_moves(self, texts: Sequence[str]) -> List[Any]:
+        """The legal moves of the current position that ``texts`` name (each its own move,
+        not a sequence); :class:`SessionError` for the first text that is not one."""
+        raise NotImplementedError
+
     def legal_texts(self) -> List[str]:
         """The legal moves of the current position, as texts."""
         return [self.move_texts([move])[0] for move in self.legal_moves()]
 
     def search(self, engine: Any, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> SearchOutcome:
-        """Search the current position with ``engine``; report through ``on_info``."""
+               stop: threading.Event,
+               on_root_move: Optional[RootMoveCallback] = None) -> SearchOutcome:
+        """Search the current position with ``engine``; report through ``on_info`` (and
+        the root move being searched through ``on_root_move``, where the engine tells)."""
         raise NotImplementedError
 
 
@@ -189,6 +197,18 @@ class DraughtsBoard(Board):
     def move_texts(self, moves: Sequence[Any]) -> List[str]:
         return [format_move(move, self.variant, self.notation) for move in moves]
 
+    def parse_moves(self, texts: Sequence[str]) -> List[Any]:
+        position = self.game.position
+        moves: List[Any] = []
+        for text in texts:
+            try:
+                move = parse_move(position, text)
+            except DraughtsError as exc:
+                raise SessionError(f"searchmoves: {exc}") from None
+            if move not in moves:
+                moves.append(move)
+        return moves
+
     def perft(self, depth: int) -> List[str]:
         rows = divide(self.game.position, depth, self.notation)
         lines = [f"{text}: {count}" for text, count in rows]
@@ -204,7 +224,8 @@ class DraughtsBoard(Board):
         return lines
 
     def search(self, engine: Any, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> SearchOutcome:
+               stop: threading.Event,
+               on_root_move: Optional[RootMoveCallback] = None) -> SearchOutcome:
         position = self.game.position
         legal = position.legal_moves()
         if not legal:
@@ -212,11 +233,13 @@ class DraughtsBoard(Board):
         shown: List[Optional[SearchInfo]] = [None]
 
         def report(info: SearchInfo) -> None:
-            shown[0] = info
+            if not info.bound and info.multipv <= 1:
+                shown[0] = info
             on_info(info)
 
+        extra = {"on_root_move": on_root_move} if on_root_move is not None else {}
         result: SearchResult = engine.search(position, limits, history=self.game.search_history(),
-                                             on_info=report, stop=stop)
+                                             on_info=report, stop=stop, **extra)
         last = shown[0]
         if result.best_move is not None and result.pv and (
                 last is None or not last.pv or last.pv[0] != result.best_move):
@@ -305,6 +328,19 @@ class SmallGameBoard(Board):
     def legal_moves(self) -> List[Any]:
         return list(self.state.legal_moves())
 
+    def parse_moves(self, texts: Sequence[str]) -> List[Any]:
+        state, moves = self.state, []
+        for text in texts:
+            try:
+                if state.terminal_score() is not None:
+                    raise SessionError(f"searchmoves: illegal move {text}: the game is over")
+                move = state.parse_move(text)
+            except DraughtsError as exc:
+                raise SessionError(f"searchmoves: {exc}") from None
+            if move not in moves:
+                moves.append(move)
+        return moves
+
     def move_texts(self, moves: Sequence[Any]) -> List[str]:
         state, out = self.state, []
         for move in moves:
@@ -350,7 +386,8 @@ class SmallGameBoard(Board):
         return [f"eval total {self.state.evaluate()}"]
 
     def search(self, engine: Any, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> SearchOutcome:
+               stop: threading.Event,
+               on_root_move: Optional[RootMoveCallback] = None) -> SearchOutcome:
         from draughts_engine.search.generic import search_game_state
         result = search_game_state(self.state, limits, on_info=on_info, stop=stop)
         if result.best_move is None:

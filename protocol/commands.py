@@ -385,9 +385,12 @@ GO_NUMBERS: Mapping[str, str] = MappingProxyType(
         "winc": "winc_ms",
         "binc": "binc_ms",
         "movestogo": "movestogo",
+        "mate": "mate",
     }
 )
 _FLAG_LIMITS = ("infinite", "ponder")
+SEARCHMOVES = "searchmoves"
+"""The ``go`` argument followed by the root moves to search (until the next argument)."""
 
 
 def go_tokens(limits: SearchLimits) -> List[str]:
@@ -406,13 +409,17 @@ def go_tokens(limits: SearchLimits) -> List[str]:
 
 @dataclass(frozen=True)
 class Go(Command):
-    """``go``: search with these limits (PROTOCOL.md; times in milliseconds)."""
+    """``go``: search with these limits (PROTOCOL.md; times in milliseconds), at the root
+    only ``searchmoves`` (move texts, checked against the position when the search starts)
+    when there are any."""
 
     limits: SearchLimits = SearchLimits()
+    searchmoves: Tuple[str, ...] = ()
     word: ClassVar[str] = "go"
 
     def to_line(self) -> str:
-        return " ".join(["go"] + go_tokens(self.limits))
+        tail = [SEARCHMOVES, *self.searchmoves] if self.searchmoves else []
+        return " ".join(["go"] + go_tokens(self.limits) + tail)
 
 
 @dataclass(frozen=True)
@@ -575,6 +582,16 @@ def _parse_go(line: str, spans: _Spans) -> Command:
         if token in _FLAG_LIMITS:
             values[token] = True
             index += 1
+        elif token == SEARCHMOVES:
+            index += 1
+            moves = []
+            while index < len(spans) and spans[index][0] not in GO_NUMBERS \
+                    and spans[index][0] not in _FLAG_LIMITS and spans[index][0] != SEARCHMOVES:
+                moves.append(spans[index][0])
+                index += 1
+            if not moves:
+                raise ArgumentError("go", "searchmoves needs at least one move")
+            values[token] = tuple(moves)
         elif token in GO_NUMBERS:
             low, high = LIMIT_RANGES[GO_NUMBERS[token]]
             value_token = spans[index + 1][0] if index + 1 < len(spans) else None
@@ -591,8 +608,10 @@ def _parse_go(line: str, spans: _Spans) -> Command:
         other = next((word for word in GO_NUMBERS if word in values), None)
         if other is not None:
             raise ArgumentError("go", f"infinite cannot be combined with {other}")
+    searchmoves = values.pop(SEARCHMOVES, ())
     return Go(SearchLimits(**{GO_NUMBERS.get(word, word): value  # type: ignore[arg-type]
-                              for word, value in values.items()}))
+                              for word, value in values.items()}),
+              searchmoves)  # type: ignore[arg-type]
 
 
 def _parse_perft(line: str, spans: _Spans) -> Command:
@@ -637,8 +656,9 @@ COMMAND_HELP: Mapping[str, str] = MappingProxyType(
         "position": "position startpos|fen <FEN> [moves <m>...] - set the game",
         "move": "move <m>... - play moves on from the current position",
         "undo": "undo [N] - take back N plies (default 1)",
-        "go": "go [depth N] [nodes N] [movetime ms] [wtime ms btime ms [winc ms binc ms] "
-              "[movestogo N]] [ponder] [infinite] - search; ends with bestmove",
+        "go": "go [depth N] [nodes N] [movetime ms] [mate N] [wtime ms btime ms [winc ms binc ms] "
+              "[movestogo N]] [ponder] [infinite] [searchmoves m1 m2 ...] - search; ends with "
+              "bestmove",
         "stop": "stop - end the search now; its bestmove follows",
         "ponderhit": "ponderhit - the pondered move was played: search on normally",
         "quit": "quit - stop any search (its bestmove first) and exit",

@@ -11,6 +11,8 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from draughts_engine.eval import evaluation_names
 from draughts_engine.games import GAME_NAMES
+from draughts_engine.search.limits import MAX_MULTIPV
+from draughts_engine.search.skill import ELO_DEFAULT, ELO_MAX, ELO_MIN
 from draughts_engine.variants import UnknownVariantError, get_variant
 
 from .commands import DEFAULT_VARIANT, show_token
@@ -44,7 +46,8 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: ``kind`` is ``spin``, ``check`` or ``combo``."""
+    """One option: ``kind`` is ``spin``, ``check``, ``combo`` or ``button`` (an action with
+    no value: ``setoption name Clear Hash``)."""
 
     name: str
     kind: str
@@ -55,6 +58,8 @@ class OptionSpec:
 
     def line(self) -> str:
         """The ``option ...`` line of the ``uci`` reply."""
+        if self.kind == "button":
+            return f"option name {self.name} type button"
         default = str(self.default).lower() if self.kind == "check" else self.default
         text = f"option name {self.name} type {self.kind} default {default}"
         if self.kind == "spin":
@@ -65,6 +70,11 @@ class OptionSpec:
 
     def parse(self, raw: Optional[str]) -> Value:
         """The value ``raw`` stands for, or :class:`OptionError`."""
+        if self.kind == "button":
+            if raw is not None and raw.strip(" \t"):
+                raise OptionError(f"is a button and takes no value, got '{show_token(raw)}'",
+                                  self.name)
+            return True
         if raw is None:
             raise OptionError("needs a value", self.name)
         text = raw.strip(" \t")  # the protocol's separators only (PROTOCOL.md §1)
@@ -109,6 +119,11 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("MoveOverhead", "spin", 30, 0, 5000),
     OptionSpec("Notation", "combo", "numeric", choices=("numeric", "algebraic", "variant")),
     OptionSpec("EndgameTables", "check", True),
+    OptionSpec("MultiPV", "spin", 1, 1, MAX_MULTIPV),
+    OptionSpec("UCI_LimitStrength", "check", False),
+    OptionSpec("UCI_Elo", "spin", ELO_DEFAULT, ELO_MIN, ELO_MAX),
+    OptionSpec("Seed", "spin", 0, 0, 2 ** 31 - 1),
+    OptionSpec("Clear Hash", "button", True),
 )
 
 

@@ -12,7 +12,7 @@ import threading
 from dataclasses import replace
 from typing import Any, Optional, Tuple
 
-from draughts_engine.search.limits import SearchInfo, SearchLimits
+from draughts_engine.search.limits import RootMoveInfo, SearchInfo, SearchLimits
 
 __all__ = ["SearchJob"]
 
@@ -120,7 +120,9 @@ class SearchJob:
 
     def _run(self) -> None:
         try:
-            best, ponder = self.session.search(self.limits, self._report, self.stop_event)
+            extra = {"on_root_move": self._report_root_move} if self.reports_root_moves else {}
+            best, ponder = self.session.search(self.limits, self._report, self.stop_event,
+                                               **extra)
         except Exception as exc:  # never leave a go without its final line
             self.log(f"search failed: {exc!r}")
             best, ponder = self.fallback()
@@ -140,6 +142,12 @@ class SearchJob:
             if not self._written:
                 self.report(info)
 
+    def _report_root_move(self, info: RootMoveInfo) -> None:
+        """:meth:`report_root_move`, under the same rule as :meth:`_report`."""
+        with self._write_lock:
+            if not self._written:
+                self.report_root_move(info)
+
     def _write(self, line: str) -> None:
         with self._write_lock:
             if self._written:
@@ -151,6 +159,13 @@ class SearchJob:
     # ---- hooks ------------------------------------------------------------------------
     def report(self, info: SearchInfo) -> None:
         """Write one search report (called in the search thread)."""
+        raise NotImplementedError
+
+    #: Whether the wire has a word for the root move being searched (:meth:`report_root_move`).
+    reports_root_moves: bool = False
+
+    def report_root_move(self, info: RootMoveInfo) -> None:
+        """Write which root move is searched (``currmove``; called in the search thread)."""
         raise NotImplementedError
 
     def final_line(self, best: Optional[Any], ponder: Optional[Any]) -> str:

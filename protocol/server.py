@@ -26,7 +26,7 @@ import traceback
 from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Union
 
 from draughts_engine import __version__
-from draughts_engine.search.limits import SearchInfo, SearchLimits
+from draughts_engine.search.limits import RootMoveInfo, SearchInfo, SearchLimits
 
 from . import commands as cmd
 from .options import OptionError
@@ -48,12 +48,16 @@ wait short (a search that stops at once lets the commands before that ``quit`` r
 
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
-    """The ``info`` line of one search report."""
+    """The ``info`` line of one search report (``multipv`` only for a search of several
+    lines, a bound only for a failed aspiration window)."""
     if info.mate_in is not None:
         score = f"score mate {info.mate_in}"
     else:
         score = f"score cp {info.score_cp if info.score_cp is not None else 0}"
-    line = (f"info depth {info.depth} seldepth {info.seldepth} {score} nodes {info.nodes} "
+    if info.bound:
+        score += f" {info.bound}"
+    lines = f" multipv {info.multipv}" if info.multipv else ""
+    line = (f"info depth {info.depth} seldepth {info.seldepth}{lines} {score} nodes {info.nodes} "
             f"nps {info.nps} time {info.time_ms} hashfull {info.hashfull}")
     line += f" tbhits {info.tbhits}" if getattr(info, "tbhits", 0) else ""
     return line + (" pv " + " ".join(pv) if pv else "")
@@ -72,6 +76,13 @@ class _SearchJob(SearchJob):
 
     def report(self, info: SearchInfo) -> None:
         self.server.send(format_info(info, self.board.move_texts(info.pv)))
+
+    reports_root_moves = True
+
+    def report_root_move(self, info: RootMoveInfo) -> None:
+        move = self.board.move_texts([info.move])[0]
+        self.server.send(f"info depth {info.depth} currmove {move} "
+                         f"currmovenumber {info.number}")
 
     def final_line(self, best: Optional[Any], ponder: Optional[Any]) -> str:
         if best is None:
@@ -354,7 +365,7 @@ class Server:
         board.undo(command.count)
 
     def _go(self, command: cmd.Go) -> None:
-        limits = self.session.search_limits(command.limits)
+        limits = self.session.search_limits(command.limits, command.searchmoves)
         job = _SearchJob(self, limits, hold=limits.infinite or limits.ponder)
         with self._job_lock:
             self.job = job

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 from draughts_engine.search.limits import SearchLimits
 
-from .boards import Board, DraughtsBoard, InfoCallback, SearchOutcome, SessionError, new_board
+from .boards import (Board, DraughtsBoard, InfoCallback, RootMoveCallback, SearchOutcome,
+                     SessionError, new_board)
 from .options import Options, Value
 
 __all__ = ["Session", "SessionError"]
@@ -49,7 +50,18 @@ class Session:
                                         evaluation=str(self.options["Eval"]),
                                         algorithm=str(self.options["Search"]),
                                         endgame_tables=bool(self.options["EndgameTables"]))
+                self._apply_skill(self._engine)
             return self._engine
+
+    def _apply_skill(self, engine: Any) -> None:
+        """Tell ``engine`` the strength the options ask for (``UCI_LimitStrength``,
+        ``UCI_Elo``, ``Seed``), when it can play weaker (a test's fake may not)."""
+        if not hasattr(engine, "set_skill"):
+            return
+        from draughts_engine.search.skill import Skill
+        limited = bool(self.options["UCI_LimitStrength"])
+        engine.set_skill(Skill.of_elo(int(self.options["UCI_Elo"]), int(self.options["Seed"]))
+                         if limited else None)
 
     def engine_if_built(self) -> Any:
         """The search engine if it was built, else None (nothing to tell it yet)."""
@@ -81,6 +93,10 @@ class Session:
         if option == "Notation" and isinstance(self.board, DraughtsBoard):
             self.board.set_notation(str(value))
         engine = self._engine
+        if option == "Clear Hash":
+            if engine is not None and hasattr(engine, "clear_hash"):
+                engine.clear_hash()
+            return option, value
         if engine is not None:
             if option == "Hash":
                 engine.set_hash_size(int(value))  # type: ignore[arg-type]
@@ -91,6 +107,8 @@ class Session:
             elif option == "EndgameTables":
                 engine.set_endgame_tables(bool(value))
         self.options.values[option] = value
+        if engine is not None and option in ("UCI_LimitStrength", "UCI_Elo", "Seed"):
+            self._apply_skill(engine)
         return option, value
 
     def set_variant(self, variant: str, clear_engine: bool = True) -> None:
@@ -106,16 +124,23 @@ class Session:
         self.set_variant(self.board.variant_name)
 
     # ---- search ---------------------------------------------------------------------
-    def search_limits(self, limits: SearchLimits) -> SearchLimits:
+    def search_limits(self, limits: SearchLimits,
+                      searchmoves: Sequence[str] = ()) -> SearchLimits:
         """``limits`` as this session searches them: with its move overhead (every search,
-        the classic ones included, obeys every limit through one budget)."""
-        return dataclasses.replace(limits, move_overhead_ms=int(self.options["MoveOverhead"]))
+        the classic ones included, obeys every limit through one budget), its ``MultiPV``
+        lines (never more than the legal moves) and the root moves ``searchmoves`` (move
+        texts), which must be legal here: else :class:`SessionError`, nothing searched."""
+        moves = tuple(self.board.parse_moves(searchmoves)) if searchmoves else ()
+        return dataclasses.replace(limits, move_overhead_ms=int(self.options["MoveOverhead"]),
+                                   multipv=int(self.options["MultiPV"]), searchmoves=moves)
 
     def search(self, limits: SearchLimits, on_info: InfoCallback,
-               stop: threading.Event) -> SearchOutcome:
+               stop: threading.Event,
+               on_root_move: Optional[RootMoveCallback] = None) -> SearchOutcome:
         """Search the board's position under ``limits`` (see :meth:`search_limits`).
 
         Returns (best, ponder) as the board's move values: best is a legal move, or None
-        when there is none.  ``on_info`` gets every report, in the searching thread.
+        when there is none.  ``on_info`` gets every report, in the searching thread;
+        ``on_root_move`` the root move being searched (``currmove``), if given.
         """
-        return self.board.search(self.engine(), limits, on_info, stop)
+        return self.board.search(self.engine(), limits, on_info, stop, on_root_move)

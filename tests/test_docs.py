@@ -641,10 +641,11 @@ def test_the_ci_runs_exactly_the_readmes_test_command() -> None:
 
 
 def _readme_client_snippet() -> CodeBlock:
-    """README.md's reference-client snippet (the one that imports protocol.client)."""
+    """README.md's reference-client snippet (the first that imports protocol.client; the
+    analysis one after it is run by the snippet test like every other)."""
     blocks = [block for block in python_snippets("README.md", _read("README.md"))
               if any(line.startswith("from protocol.client import") for line in block.lines)]
-    assert len(blocks) == 1, [block.line for block in blocks]
+    assert blocks, "README.md has no reference-client snippet"
     return blocks[0]
 
 

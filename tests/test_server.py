@@ -495,7 +495,7 @@ def test_commands_after_stop_wait_for_a_slow_stopped_search_and_run_in_order() -
 
     calls = []
 
-    def search(limits, report, stop):
+    def search(limits, report, stop, on_root_move=None):
         calls.append(limits)
         if len(calls) == 1:  # the go infinite: stops only a while after being told
             stop.wait(30)

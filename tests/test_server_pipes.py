@@ -51,7 +51,7 @@ def test_the_issue_script_runs_every_line_without_busy() -> None:
 def test_every_waiting_command_runs_in_order_after_the_bestmove() -> None:
     calls: List[Any] = []
 
-    def search(limits, report, stop):
+    def search(limits, report, stop, on_root_move=None):
         calls.append(limits)
         return server.session.board.legal_moves()[0], None
 
@@ -81,7 +81,7 @@ def test_a_ponder_search_before_ponderhit_still_answers_busy() -> None:
 
 def _blocking_search(released: threading.Event) -> Callable[..., Any]:
     """A search that ends when told to stop (or when the test releases it)."""
-    def search(limits, report, stop):
+    def search(limits, report, stop, on_root_move=None):
         while not (stop.is_set() or released.is_set()):
             stop.wait(0.01)
         return None, None
@@ -109,7 +109,7 @@ def test_a_stop_after_a_later_go_is_left_for_that_go() -> None:
     so the first one runs to its own end (its depth limit)."""
     calls: List[Any] = []
 
-    def search(limits, report, stop):
+    def search(limits, report, stop, on_root_move=None):
         calls.append((limits, stop.is_set()))
         if limits.depth == 3:
             threading.Event().wait(0.3)  # the later lines are read meanwhile

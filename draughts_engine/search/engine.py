@@ -32,6 +32,7 @@ game record applies them), and contempt (a draw scores 0).
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass
@@ -43,7 +44,9 @@ from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
 from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
-from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
+from .interface import WIN, RootMoves
+from .skill import Skill, choose_line
+from .limits import RootMoveInfo, SearchInfo, SearchLimits, SearchResult, score_to_protocol
 from .pvs import PvsSearch
 from .tree import MAX_PLY, PROBE_MARGIN
 from .tt import TranspositionTable
@@ -88,6 +91,7 @@ class Searcher:
         self._ponderhit = threading.Event()
         self.evaluation = "full"
         self.algorithm = "pvs"
+        self.skill: Optional[Skill] = None  # UCI_LimitStrength: see set_skill
         self.set_evaluation(evaluation)
         self.set_algorithm(algorithm)
 
@@ -101,6 +105,15 @@ class Searcher:
         """Forget everything learnt: transposition table, killers and history."""
         self._tt.clear()
         self._history.clear()
+
+    def set_skill(self, skill: Optional[Skill]) -> None:
+        """Play at the strength of ``skill`` (a :class:`~.skill.Skill`), or at full
+        strength (None)."""
+        self.skill = skill
+
+    def clear_hash(self) -> None:
+        """Empty the transposition table (the game and the move ordering's history stay)."""
+        self._tt.clear()
 
     def set_hash_size(self, mb: int) -> None:
         """Resize (and clear) the transposition table; ``InvalidHashSizeError`` if out of range."""
@@ -159,55 +172,108 @@ class Searcher:
     def search(self, position: Position, limits: SearchLimits = SearchLimits(),
                history: Sequence[Tuple[int, int, int, bool]] = (),
                on_info: Optional[Callable[[SearchInfo], None]] = None,
-               stop: Optional[threading.Event] = None) -> SearchResult:
+               stop: Optional[threading.Event] = None,
+               on_root_move: Optional[Callable[[RootMoveInfo], None]] = None) -> SearchResult:
         """Search ``position`` under ``limits``.
 
         ``history`` holds the raw positions since the last irreversible move,
         oldest first, ending with the root (``Game.search_history()``); a
         history not ending with the root gets the root appended.  ``on_info``
-        is called after each completed iteration, in this thread.  ``stop``
-        ends the search within a few milliseconds.
+        is called after each completed iteration, in this thread (once per line
+        with ``limits.multipv`` above 1); ``on_root_move`` hears which root move is
+        searched once the search has run a second (the engine's own search only).
+        ``stop`` ends the search within a few milliseconds.
 
-        The result's ``best_move`` is always a legal move of ``position``, also
-        when stopped at once; it is None only when there is no legal move.
+        The result's ``best_move`` is always a legal move of ``position`` (one of
+        ``limits.searchmoves`` when given), also when stopped at once; it is None only
+        when there is no legal move.
         """
+        if self.skill is not None:
+            return self._search_weakened(position, limits, history, on_info, stop, on_root_move)
         try:
             if self.algorithm != "pvs":
                 return self._search_classic(position, limits, on_info, stop)
             return PvsSearch(position, limits, history, on_info, stop, table=self._tt,
                              move_history=self._history, ponderhit=self._ponderhit,
                              evaluation=self.evaluation, pruning=self.pruning,
-                             endgame=self.endgame(position)).run()
+                             endgame=self.endgame(position), on_root_move=on_root_move).run()
         finally:
             self._ponderhit.clear()
+
+    def _search_weakened(self, position: Position, limits: SearchLimits,
+                         history: Sequence[Tuple[int, int, int, bool]],
+                         on_info: Optional[Callable[[SearchInfo], None]],
+                         stop: Optional[threading.Event],
+                         on_root_move: Optional[Callable[[RootMoveInfo], None]]) -> SearchResult:
+        """The search of :attr:`skill`: its depth and lines (:meth:`Skill.limits
+        <.skill.Skill.limits>`), then the move :func:`~.skill.choose_line` picks among the
+        lines of the last completed depth.  ``on_info`` sees the lines the caller asked
+        for (``limits.multipv``) only."""
+        skill = self.skill
+        assert skill is not None
+        wanted = limits.multipv
+        lines: Dict[int, SearchInfo] = {}
+
+        def report(info: SearchInfo) -> None:
+            number = info.multipv or 1
+            if not info.bound:
+                if number == 1:
+                    lines.clear()
+                lines[number] = info
+            if on_info is not None and number <= wanted:
+                on_info(info if wanted > 1 else dataclasses.replace(info, multipv=0))
+
+        self.skill = None  # the search below is the engine's own, with the skill's limits
+        try:
+            result = self.search(position, skill.limits(limits), history, report, stop,
+                                 on_root_move)
+        finally:
+            self.skill = skill
+        choices = [(_line_value(info), info) for _, info in sorted(lines.items()) if info.pv]
+        if result.best_move is None or not choices:
+            return result
+        chosen = choose_line(choices, skill.noise, skill.generator(position.fen()))
+        if chosen.pv[0] == result.best_move:
+            return result
+        pv = tuple(chosen.pv)
+        return dataclasses.replace(result, best_move=pv[0],
+                                   ponder_move=pv[1] if len(pv) > 1 else None,
+                                   score_cp=chosen.score_cp, mate_in=chosen.mate_in, pv=pv)
 
     def _search_classic(self, position: Position, limits: SearchLimits,
                         on_info: Optional[Callable[[SearchInfo], None]],
                         stop: Optional[threading.Event]) -> SearchResult:
         """A classic search, one ply deeper at a time, under a :class:`~.budget.SearchBudget`
         (the depth limit :data:`DEFAULT_CLASSIC_DEPTH` when the limits give no depth, nodes,
-        time or infinite limit).
+        time, mate or infinite limit).
 
         Each completed depth is reported; a cut iteration adds a last report that counts
         its nodes too.  The best move of the last completed depth is played (the first
-        legal move when not even depth 1 was completed).
+        legal move when not even depth 1 was completed).  ``searchmoves`` and ``multipv``
+        are obeyed by searching a :class:`~.interface.RootMoves` root: the lines of a
+        depth are K searches, each over the moves the lines before it did not take;
+        ``mate`` N ends the search at 2N+1 plies, or once such a win is found.
         """
         start = time.perf_counter()
         state = DraughtsState(position, self.evaluation)
         legal = state.legal_moves()
         if not legal:
             return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
+        if limits.searchmoves:
+            wanted = {getattr(move, "raw", move) for move in limits.searchmoves}
+            legal = [move for move in legal if move in wanted] or legal
         # A full-width search without any limit of its own would not end: the default depth
         # stands in for one (never for a node, time or infinite limit, which end it).
         unlimited = (limits.depth is None and limits.nodes is None and not limits.is_timed
-                     and not limits.infinite)
+                     and not limits.infinite and limits.mate is None)
+        last_depth = MAX_DEPTH if limits.mate is None else min(MAX_DEPTH, 2 * limits.mate + 1)
         budget = SearchBudget(limits, position.white_to_move,
                               stop if stop is not None else threading.Event(), self._ponderhit,
                               start,
-                              default_depth=DEFAULT_CLASSIC_DEPTH if unlimited else MAX_DEPTH)
-        done = 0  # nodes of the completed iterations
+                              default_depth=DEFAULT_CLASSIC_DEPTH if unlimited else last_depth)
+        done = 0  # nodes of the completed searches
 
-        def poll(nodes: int) -> Optional[int]:  # nodes: of the running iteration
+        def poll(nodes: int) -> Optional[int]:  # nodes: of the running search
             try:
                 return budget.poll(done + nodes) - done
             except SearchAborted:
@@ -216,22 +282,35 @@ class Searcher:
         first = state.to_move(legal[0])
         best = SearchResult(first, None, None, None, 0, 0, 1, 0, (first,))
         search = SEARCHES[self.algorithm]
+        lines = min(limits.multipv, len(legal))
         for iteration in range(1, budget.depth_limit + 1):
+            found = []
+            left = list(legal)
             try:
-                found = search(state, iteration, poll)
+                for _ in range(lines):
+                    result = search(RootMoves(state, left), iteration, poll)
+                    done += result.nodes
+                    found.append(result)
+                    left.remove(result.best_move)
             except SearchStopped as exc:
                 done += exc.nodes
                 if on_info is not None and best.depth:
-                    on_info(self._classic_info(best, done, start))
+                    on_info(self._classic_info(best, done, start, 1 if lines > 1 else 0))
                 break
-            done += found.nodes
             budget.first_iteration = False
             budget.completed_depth = iteration
-            move = state.to_move(found.best_move)
-            cp, mate = score_to_protocol(found.score)
-            best = SearchResult(move, None, cp, mate, iteration, iteration, done, 0, (move,))
-            if on_info is not None:
-                on_info(self._classic_info(best, done, start))
+            found.sort(key=lambda result: -result.score)  # stable: ties keep their order
+            infos = []
+            for number, result in enumerate(found, 1):
+                move = state.to_move(result.best_move)
+                cp, mate = score_to_protocol(result.score)
+                infos.append(SearchResult(move, None, cp, mate, iteration, iteration, done, 0,
+                                          (move,)))
+                if on_info is not None:
+                    on_info(self._classic_info(infos[-1], done, start, number if lines > 1 else 0))
+            best = infos[0]
+            if limits.mate is not None and WIN - found[0].score <= 2 * limits.mate - 1:
+                break
             if not budget.another_iteration(iteration, done, len(legal) == 1):
                 break
         ms = int((time.perf_counter() - start) * 1000)
@@ -239,10 +318,11 @@ class Searcher:
                             best.seldepth, done, ms, best.pv)
 
     @staticmethod
-    def _classic_info(best: SearchResult, nodes: int, start: float) -> SearchInfo:
+    def _classic_info(best: SearchResult, nodes: int, start: float,
+                      multipv: int = 0) -> SearchInfo:
         ms = int((time.perf_counter() - start) * 1000)
         return SearchInfo(best.depth, best.seldepth, best.score_cp, best.mate_in, nodes,
-                          nodes * 1000 // max(ms, 1), ms, 0, best.pv)
+                          nodes * 1000 // max(ms, 1), ms, 0, best.pv, multipv=multipv)
 
     def bench(self, depth: Optional[int] = None,
               on_position: Optional[Callable[[str, str, SearchResult], None]] = None) -> "BenchResult":
@@ -268,6 +348,13 @@ BENCH_POSITIONS: Tuple[Tuple[str, str], ...] = (
                       ":B1,2,3,4,5,6,7,9,10,11,12,15,17,19,21"),
 )
 """(variant, FEN) pairs searched by :func:`bench`."""
+
+
+def _line_value(info: SearchInfo) -> int:
+    """A reported line's score as one number (a mate in n moves beyond every evaluation)."""
+    if info.mate_in is not None:
+        return WIN - 2 * info.mate_in if info.mate_in > 0 else -WIN - 2 * info.mate_in
+    return info.score_cp or 0
 
 
 @dataclass(frozen=True)

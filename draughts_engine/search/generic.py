@@ -19,7 +19,7 @@ import time
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
-from .interface import WIN, GameContractError, GameState, ply_adjusted
+from .interface import WIN, GameContractError, GameState, RootMoves, ply_adjusted
 from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
@@ -48,13 +48,17 @@ def search_game_state(state: GameState, limits: SearchLimits = SearchLimits(),
     ``best_move`` is a legal move of ``state`` (the first legal move if the
     search is stopped before depth 1 completes), None only when the game is
     over.  ``stop`` is polled every :data:`POLL_NODES` nodes.  ``ponder`` is
-    treated like ``infinite`` (the small games have no ponderhit).
+    treated like ``infinite`` (the small games have no ponderhit).  ``limits.searchmoves``
+    restricts the root; one line is reported whatever ``limits.multipv`` says.
     """
     stop = stop if stop is not None else threading.Event()
     start = time.perf_counter()
     root_moves = state.legal_moves() if state.terminal_score() is None else []
     if not root_moves:
         return SearchResult(None, None, None, None, 0, 0, 1, 0, ())
+    chosen = [move for move in root_moves if move in limits.searchmoves]
+    if chosen and len(chosen) < len(root_moves):  # searchmoves: a root of those moves only
+        state, root_moves = RootMoves(state, chosen), chosen
     budget = SearchBudget(limits, _white_to_move(state), stop, None, start)
     table = TranspositionTable(hash_mb)
     tt: Dict[Hashable, Tuple[int, int, int, Any]] = table.table

@@ -14,7 +14,7 @@ game; static evaluations stay far inside that bound.
 
 from __future__ import annotations
 
-from typing import Hashable, List, Optional, Protocol, runtime_checkable
+from typing import Hashable, List, Optional, Protocol, Sequence, runtime_checkable
 
 WIN = 30000
 """Score of a game the side to move has won (before ply adjustment)."""
@@ -105,3 +105,31 @@ class GameState(Protocol):
     def key(self) -> Hashable:
         """A value equal for equal states, usable as a dict key."""
         ...
+
+
+class RootMoves:
+    """A :class:`GameState` whose own legal moves are only ``moves`` (a non-empty subset
+    of ``state.legal_moves()``, in that order); the states after them are ``state``'s.
+
+    How a search that knows nothing of ``searchmoves`` or MultiPV searches some root
+    moves only: the root is wrapped, the tree below it is the game's.
+    """
+
+    def __init__(self, state: GameState, moves: Sequence[Move]) -> None:
+        self.state = state
+        self.moves = list(moves)
+
+    def legal_moves(self) -> List[Move]:
+        return list(self.moves)
+
+    def play(self, move: Move) -> GameState:
+        return self.state.play(move)
+
+    def terminal_score(self) -> Optional[int]:
+        return self.state.terminal_score()
+
+    def evaluate(self) -> int:
+        return self.state.evaluate()
+
+    def key(self) -> Hashable:
+        return ("root", self.state.key(), tuple(self.moves))

@@ -18,8 +18,9 @@ from typing import Any, Optional, Tuple
 
 from .interface import MATE_BOUND, WIN
 
-__all__ = ["SearchLimits", "SearchInfo", "SearchResult", "InvalidLimitsError",
-           "score_to_protocol", "mate_in_moves", "LIMIT_RANGES", "CLOCK_FIELDS", "MAX_DEPTH"]
+__all__ = ["SearchLimits", "SearchInfo", "RootMoveInfo", "SearchResult", "InvalidLimitsError",
+           "score_to_protocol", "mate_in_moves", "LIMIT_RANGES", "CLOCK_FIELDS", "MAX_DEPTH",
+           "MAX_MULTIPV", "MAX_MATE", "LOWERBOUND", "UPPERBOUND"]
 
 
 class InvalidLimitsError(ValueError):
@@ -32,6 +33,13 @@ MAX_DEPTH = 99
 MAX_NODES = 2 ** 63 - 1
 MAX_TIME_MS = 2 ** 31 - 1
 MAX_MOVESTOGO = 1000
+MAX_MULTIPV = 500
+"""The most lines a search reports (more than any draughts position has legal moves)."""
+MAX_MATE = 49
+"""The longest win ``go mate N`` looks for, in moves (its depth, 2N+1 plies, stays within
+:data:`MAX_DEPTH`)."""
+LOWERBOUND = "lowerbound"
+UPPERBOUND = "upperbound"
 
 #: Each numeric limit with its range (inclusive).
 LIMIT_RANGES = {
@@ -43,8 +51,14 @@ LIMIT_RANGES = {
     "winc_ms": (0, MAX_TIME_MS),
     "binc_ms": (0, MAX_TIME_MS),
     "movestogo": (1, MAX_MOVESTOGO),
+    "mate": (1, MAX_MATE),
     "move_overhead_ms": (0, MAX_TIME_MS),
+    "multipv": (1, MAX_MULTIPV),
 }
+
+#: Engine settings carried by the limits (not limits of their own: they never make a
+#: search bounded and combine with ``infinite``).
+SETTINGS = ("move_overhead_ms", "multipv")
 
 CLOCK_FIELDS = ("wtime_ms", "btime_ms", "winc_ms", "binc_ms", "movestogo")
 
@@ -86,7 +100,10 @@ class SearchLimits:
     movestogo: Optional[int] = None
     infinite: bool = False
     ponder: bool = False
+    mate: Optional[int] = None
+    searchmoves: Tuple[Any, ...] = ()
     move_overhead_ms: int = 30
+    multipv: int = 1
 
     def __post_init__(self) -> None:
         for name, (low, high) in LIMIT_RANGES.items():
@@ -106,7 +123,7 @@ class SearchLimits:
         if self.infinite:
             if self.ponder:
                 raise InvalidLimitsError("infinite cannot be combined with ponder")
-            other = next((name for name in LIMIT_RANGES if name != "move_overhead_ms"
+            other = next((name for name in LIMIT_RANGES if name not in SETTINGS
                           and getattr(self, name) is not None), None)
             if other is not None:
                 raise InvalidLimitsError(f"infinite cannot be combined with {other}")
@@ -127,7 +144,8 @@ class SearchLimits:
         and not pondering (a ponder search waits for ``ponderhit`` or ``stop``)."""
         if self.ponder or self.infinite:
             return False
-        return self.depth is not None or self.nodes is not None or self.is_timed
+        return (self.depth is not None or self.nodes is not None or self.mate is not None
+                or self.is_timed)
 
     def budget_ms(self, white_to_move: bool) -> Optional[int]:
         """The most time this search may take by its own limits (move time, or the
@@ -150,6 +168,11 @@ class SearchInfo:
     principal variation (draughts :class:`~draughts_engine.move.Move` values
     from the engine, the game's own move values from the generic search);
     ``tbhits`` how many positions the endgame databases answered.
+    ``multipv`` numbers the line (1 = best) when the search reports several
+    (``MultiPV`` above 1), else 0 (the wire then writes no ``multipv``); ``bound``
+    is "" for a resolved score, :data:`LOWERBOUND` or :data:`UPPERBOUND` for the
+    score of an aspiration window that failed high or low (reported only once a search
+    has run a second: the score is not yet known, the line is the one searched).
     """
 
     depth: int
@@ -162,6 +185,19 @@ class SearchInfo:
     hashfull: int
     pv: Tuple[Any, ...]
     tbhits: int = 0
+    multipv: int = 0
+    bound: str = ""
+
+
+@dataclass(frozen=True)
+class RootMoveInfo:
+    """The root move being searched (``currmove``), reported once a search has run a
+    second, a few times a second at most: ``number`` counts from 1 in the search order
+    of the iteration ``depth``."""
+
+    depth: int
+    move: Any
+    number: int
 
 
 @dataclass(frozen=True)

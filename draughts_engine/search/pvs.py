@@ -23,7 +23,8 @@ from ..position import Position
 from ..variants import LOSE_GOAL
 from .budget import MAX_DEPTH, SearchAborted, SearchBudget
 from .interface import MATE_BOUND, WIN
-from .limits import SearchInfo, SearchLimits, SearchResult, score_to_protocol
+from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLimits,
+                     SearchResult, score_to_protocol)
 from .ordering import age_history, new_killers, sort_root_moves
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
@@ -33,14 +34,23 @@ __all__ = ["PvsSearch", "search_window", "ASPIRATION", "to_move"]
 ASPIRATION = 40
 """Half-width of the first aspiration window (centi-men)."""
 
+REPORT_AFTER = 1.0
+"""Seconds of search before ``currmove`` reports and failed aspiration windows are reported."""
+
+CURRMOVE_INTERVAL = 0.25
+"""Seconds between two ``currmove`` reports, at least."""
+
 RawPosition = Tuple[int, int, int, bool]
 
 
 def search_window(root_search: Callable[[int, int, int], Tuple[int, RawMove]], depth: int,
-                  previous: Optional[int]) -> Tuple[int, RawMove]:
+                  previous: Optional[int],
+                  on_bound: Optional[Callable[[int, str], None]] = None) -> Tuple[int, RawMove]:
     """``root_search`` to ``depth``: from depth 4 in a window around the ``previous``
     iteration's score (widened, three times more each time, until the score falls
-    inside; fully open past 1000), else with a full window."""
+    inside; fully open past 1000), else with a full window.  ``on_bound(score, bound)``
+    hears of each failed window (``bound``: :data:`~.limits.LOWERBOUND` when the score
+    failed high, :data:`~.limits.UPPERBOUND` when it failed low)."""
     if depth < 4 or previous is None or abs(previous) >= MATE_BOUND:
         return root_search(depth, -INFINITY, INFINITY)
     delta = ASPIRATION
@@ -48,8 +58,12 @@ def search_window(root_search: Callable[[int, int, int], Tuple[int, RawMove]], d
     while True:
         score, move = root_search(depth, alpha, beta)
         if score <= alpha:
+            if on_bound is not None:
+                on_bound(score, UPPERBOUND)
             alpha = max(-INFINITY, alpha - delta)
         elif score >= beta:
+            if on_bound is not None:
+                on_bound(score, LOWERBOUND)
             beta = min(INFINITY, beta + delta)
         else:
             return score, move
@@ -74,7 +88,8 @@ class PvsSearch:
                  on_info: Optional[Callable[[SearchInfo], None]],
                  stop: Optional[threading.Event], *, table: TranspositionTable,
                  move_history: Dict[int, int], ponderhit: threading.Event,
-                 evaluation: str, pruning: bool, endgame: Any = None) -> None:
+                 evaluation: str, pruning: bool, endgame: Any = None,
+                 on_root_move: Optional[Callable[[RootMoveInfo], None]] = None) -> None:
         self.position = position
         self.limits = limits
         root = position.raw
@@ -90,17 +105,33 @@ class PvsSearch:
         self.evaluation = evaluation
         self.pruning = pruning
         self.endgame = endgame
+        self.on_root_move = on_root_move
         self.root_tbhits = 0
 
     def run(self) -> SearchResult:
-        """Search to the limits; the result's move is legal (None: no legal move)."""
+        """Search to the limits; the result's move is legal (None: no legal move).
+
+        With ``limits.multipv`` K above 1, each depth searches K lines: line 1 over every
+        root move, line I over the moves that are not the first moves of lines 1..I-1;
+        the lines are then sorted best first and reported together.  ``bestmove`` is
+        line 1's move.  ``limits.searchmoves`` keeps only those root moves;
+        ``limits.mate`` N searches without pruning to 2N+1 plies at most and ends once
+        a win in N moves at most is found.
+        """
         position = self.position
+        limits = self.limits
         start = time.perf_counter()
         age_history(self.move_history)
-        budget = SearchBudget(self.limits, position.white_to_move, self.stop, self.ponderhit, start)
+        budget = SearchBudget(limits, position.white_to_move, self.stop, self.ponderhit, start)
         root_moves = position.generator.moves(*position.raw)
         if not root_moves:
             return SearchResult(None, None, None, None, 0, 0, 0, 0, ())
+        restricted = False
+        if limits.searchmoves:
+            wanted = {getattr(move, "raw", move) for move in limits.searchmoves}
+            chosen = [m for m in root_moves if m in wanted]
+            if chosen and len(chosen) < len(root_moves):
+                root_moves, restricted = chosen, True
         sort_root_moves(root_moves, position.kings, self.move_history)
         tt_move = self.table.move(position.raw)
         if tt_move is not None and tt_move in root_moves:
@@ -112,6 +143,7 @@ class PvsSearch:
             probe, probe_pieces = self.endgame.probe, self.endgame.max_pieces
             if popcount(position.white | position.black) <= probe_pieces:
                 self._order_by_tables(root_moves, probe)
+        mate = limits.mate
         variant = position.variant
         draw = variant.draw
         tree = make_tree_search(
@@ -119,37 +151,59 @@ class PvsSearch:
             majority=variant.majority_capture,
             no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
             table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
-            prune=self.pruning, game_path=self.history, root_moves=root_moves, budget=budget,
-            probe=probe, probe_pieces=probe_pieces, no_moves_wins=variant.goal == LOSE_GOAL)
+            prune=self.pruning and mate is None, game_path=self.history, root_moves=root_moves,
+            budget=budget, probe=probe, probe_pieces=probe_pieces,
+            no_moves_wins=variant.goal == LOSE_GOAL, restricted_root=restricted,
+            on_root_move=self._root_move_reporter(start) if self.on_root_move else None)
         self.tree = tree
+        self.root_moves = root_moves
 
+        lines = min(limits.multipv, len(root_moves))
+        last_depth = min(MAX_DEPTH, 2 * mate + 1) if mate is not None else MAX_DEPTH
+        line_scores: List[Optional[int]] = [None] * lines
         best_move: RawMove = root_moves[0]
         best_score: Optional[int] = None
         best_pv: Tuple[RawMove, ...] = (best_move,)
         completed = 0
         done_seldepth = 0
+        line = 0
         try:
-            for depth in range(1, MAX_DEPTH + 1):
+            for depth in range(1, last_depth + 1):
                 if depth > budget.depth_limit:
                     break
                 tree.new_iteration()
-                score, move = search_window(tree.root_search, depth, best_score)
-                budget.first_iteration = False
+                found: List[Tuple[int, Tuple[RawMove, ...]]] = []
+                for line in range(lines):
+                    score, move = self._search_line(tree, depth, line, line_scores[line], start)
+                    pv = tree.pv()
+                    pv = pv if pv and pv[0] == move else (move,)
+                    found.append((score, pv))
+                    if line == 0:
+                        best_move, best_score, best_pv = move, score, pv
+                        budget.first_iteration = False
                 budget.completed_depth = completed = depth
                 nodes, seldepth = tree.counters()
                 done_seldepth = max(seldepth, depth)
-                best_move, best_score = move, score
-                pv = tree.pv()
-                best_pv = pv if pv and pv[0] == move else (move,)
+                if lines > 1:  # best first, the root moves in the same order
+                    found.sort(key=lambda item: -item[0])
+                    root_moves[:lines] = [pv[0] for _, pv in found]
+                    best_score, best_pv = found[0]
+                    best_move = best_pv[0]
+                line_scores = [score for score, _ in found]
                 if self.on_info is not None:
-                    self.on_info(self._info(depth, done_seldepth, score, nodes,
-                                            time.perf_counter() - start, best_pv))
-                if abs(score) >= MATE_BOUND and depth >= WIN - abs(score) + 4:
+                    elapsed = time.perf_counter() - start
+                    for number, (score, pv) in enumerate(found, 1):
+                        self.on_info(self._info(depth, done_seldepth, score, nodes, elapsed, pv,
+                                                number if lines > 1 else 0))
+                score = found[0][0]
+                if mate is not None and WIN - score <= 2 * mate - 1:
+                    break  # the win asked for is proven
+                if lines == 1 and abs(score) >= MATE_BOUND and depth >= WIN - abs(score) + 4:
                     break  # a forced result, searched beyond its length
                 if not budget.another_iteration(depth, nodes, len(root_moves) == 1):
                     break
         except SearchAborted:
-            moved = tree.best_so_far()
+            moved = tree.best_so_far() if line == 0 else None
             if moved is not None and moved != best_move:
                 best_move = moved
                 best_pv = (best_move,)
@@ -158,10 +212,48 @@ class PvsSearch:
             if self.on_info is not None and best_score is not None:
                 nodes, _ = tree.counters()
                 self.on_info(self._info(completed, done_seldepth, best_score, nodes,
-                                        time.perf_counter() - start, best_pv))
+                                        time.perf_counter() - start, best_pv,
+                                        1 if lines > 1 else 0))
         nodes, _ = tree.counters()
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,
                             time.perf_counter() - start)
+
+    def _search_line(self, tree: Any, depth: int, line: int, previous: Optional[int],
+                     start: float) -> Tuple[int, RawMove]:
+        """Line ``line`` (0 = the best) of iteration ``depth``, in an aspiration window
+        around its ``previous`` score; a failed window is reported once the search has
+        run :data:`REPORT_AFTER` seconds."""
+        root_search = tree.root_search
+        if line:
+            def root_search(d: int, alpha: int, beta: int) -> Tuple[int, RawMove]:
+                return tree.root_search(d, alpha, beta, line)
+        on_bound = None
+        if self.on_info is not None:
+            def on_bound(score: int, bound: str) -> None:
+                elapsed = time.perf_counter() - start
+                if elapsed >= REPORT_AFTER:
+                    nodes, seldepth = tree.counters()
+                    pv = tree.pv() or (self.root_moves[line],)
+                    self.on_info(self._info(depth, max(seldepth, depth), score, nodes, elapsed,
+                                            pv, line + 1 if self.limits.multipv > 1 else 0,
+                                            bound))
+        return search_window(root_search, depth, previous, on_bound)
+
+    def _root_move_reporter(self, start: float) -> Callable[[int, RawMove, int], None]:
+        """The tree's root-move hook: a :class:`~.limits.RootMoveInfo` to ``on_root_move``
+        once the search has run :data:`REPORT_AFTER` seconds, every
+        :data:`CURRMOVE_INTERVAL` seconds at most."""
+        last = [0.0]
+        position = self.position
+        report = self.on_root_move
+
+        def on_root_move(depth: int, move: RawMove, index: int) -> None:
+            now = time.perf_counter()
+            if now - start >= REPORT_AFTER and now - last[0] >= CURRMOVE_INTERVAL:
+                last[0] = now
+                report(RootMoveInfo(depth, to_move(position, move), index + 1))
+
+        return on_root_move
 
     def _order_by_tables(self, root_moves: List[RawMove], probe: Callable) -> None:
         """Put the root moves in the order of the databases' results (best first:
@@ -194,11 +286,11 @@ class PvsSearch:
         return tuple(out)
 
     def _info(self, depth: int, seldepth: int, score: int, nodes: int, elapsed: float,
-              pv: Sequence[RawMove]) -> SearchInfo:
+              pv: Sequence[RawMove], multipv: int = 0, bound: str = "") -> SearchInfo:
         cp, mate = score_to_protocol(score)
         return SearchInfo(depth, seldepth, cp, mate, nodes, int(nodes / max(elapsed, 1e-6)),
                           int(elapsed * 1000), self.table.hashfull(), self._moves_of_pv(pv),
-                          self.root_tbhits + self.tree.tbhits())
+                          self.root_tbhits + self.tree.tbhits(), multipv, bound)
 
     def _result(self, best_move: RawMove, score: Optional[int], pv: Sequence[RawMove], depth: int,
                 seldepth: int, nodes: int, elapsed: float) -> SearchResult:

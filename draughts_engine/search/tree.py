@@ -51,13 +51,19 @@ RawPosition = Tuple[int, int, int, bool]
 #: ``probe(w, b, k, wtm, counted) -> (result, plies) or None``: an endgame database.
 Probe = Callable[[int, int, int, bool, int], Optional[Tuple[int, int]]]
 
+#: ``on_root_move(depth, move, index)``: the root move about to be searched.
+RootMoveHook = Callable[[int, RawMove, int], None]
+
 
 class TreeSearch(NamedTuple):
     """The entry points of one search's tree (see :func:`make_tree_search`)."""
 
-    #: ``root_search(depth, alpha, beta) -> (score, best move)``: fail-soft PVS of
-    #: the root to ``depth``; reorders the root moves best first.
-    root_search: Callable[[int, int, int], Tuple[int, RawMove]]
+    #: ``root_search(depth, alpha, beta, first=0) -> (score, best move)``: fail-soft PVS
+    #: of the root moves from index ``first`` on to ``depth``; puts the best one at index
+    #: ``first`` (the moves before it, lines already searched by MultiPV, stay in place).
+    #: Only a search of every root move (``first`` 0, root not restricted) is stored
+    #: in the table, and only it updates ``best_so_far``.
+    root_search: Callable[..., Tuple[int, RawMove]]
     #: ``counters() -> (nodes, seldepth)`` so far.
     counters: Callable[[], Tuple[int, int]]
     #: ``best_so_far() -> move or None``: the best root move of the running
@@ -102,7 +108,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                      history: Dict[int, int], killers: Killers, prune: bool,
                      game_path: List[RawPosition], root_moves: List[RawMove],
                      budget: SearchBudget, probe: Optional[Probe] = None,
-                     probe_pieces: int = 0, no_moves_wins: bool = False) -> TreeSearch:
+                     probe_pieces: int = 0, no_moves_wins: bool = False,
+                     restricted_root: bool = False,
+                     on_root_move: Optional[RootMoveHook] = None) -> TreeSearch:
     """The tree of one search.
 
     ``evaluate(w, b, k, wtm)`` is the static evaluation for the side to move;
@@ -119,6 +127,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     end) or None (:meth:`~..endgame.EndgameTables.probe`; ``counted`` gets ``rev``);
     it is asked when the root has at most :data:`PROBE_MARGIN` pieces more.
     ``no_moves_wins``: a side without a legal move has won (antidraughts), not lost.
+    ``restricted_root``: ``root_moves`` are not all the legal moves (``searchmoves``), so
+    the root's result is not stored in the table.  ``on_root_move(depth, move, index)`` is
+    called before each root move is searched (``index`` in ``root_moves``).
     """
     # ---- names bound for the hot loops ------------------------------------------------
     # In the closures below a position is (w, b, k, wtm): the white pieces, the
@@ -356,7 +367,7 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         tt[key] = (depth, stored, flag, best_move)
         return best
 
-    def root_search(depth: int, alpha: int, beta: int) -> Tuple[int, RawMove]:
+    def root_search(depth: int, alpha: int, beta: int, first: int = 0) -> Tuple[int, RawMove]:
         """PVS over the root moves (see :class:`TreeSearch`)."""
         nonlocal nodes
         nodes += 1
@@ -364,11 +375,14 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         path[base] = root
         pvt[0] = ()
         best = -INFINITY
-        best_move = root_moves[0]
+        best_move = root_moves[first]
         nwtm = not rwtm
         ext = 1 if len(root_moves) == 1 else 0
         d1 = depth - 1 + ext
-        for i, m in enumerate(root_moves):
+        whole = first == 0
+        for i, m in enumerate(root_moves[first:] if first else root_moves):
+            if on_root_move is not None:
+                on_root_move(depth, m, first + i)
             nw, nb, nk = play(rw, rb, rk, rwtm, m)
             nrev = root_rev + 1 if (rk & m[0]) and not root_capture else 0
             pvt[1] = ()
@@ -385,15 +399,17 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                 if score > alpha:
                     alpha = score
                     pvt[0] = (m,) + pvt[1]
-                    current_best[0] = m
+                    if whole:
+                        current_best[0] = m
                     if alpha >= beta:
                         break
         root_moves.remove(best_move)
-        root_moves.insert(0, best_move)
-        if len(tt) >= capacity:
-            make_room()
-        flag = LOWER if best >= beta else (EXACT if best > alpha0 else UPPER)
-        tt[root] = (depth, best, flag, best_move)  # ply 0: no mate adjustment
+        root_moves.insert(first, best_move)
+        if whole and not restricted_root:
+            if len(tt) >= capacity:
+                make_room()
+            flag = LOWER if best >= beta else (EXACT if best > alpha0 else UPPER)
+            tt[root] = (depth, best, flag, best_move)  # ply 0: no mate adjustment
         return best, best_move
 
     def counters() -> Tuple[int, int]:

@@ -11,8 +11,8 @@ import dataclasses
 import math
 import queue
 import time
-from typing import (IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type,
-                    TypeVar, Union)
+from typing import (IO, TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence,
+                    Tuple, Type, TypeVar, Union)
 
 from draughts_engine.search.limits import SearchLimits
 from protocol.client.errors import (
@@ -28,6 +28,9 @@ from protocol.client.transcript import LogTarget, Transcript
 from protocol.client.transport import ProcessTransport, StreamTransport, Transport
 
 __all__ = ["EngineConnection"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from protocol.client.analysis import Analysis
 
 _C = TypeVar("_C", bound="EngineConnection")
 
@@ -243,6 +246,53 @@ class EngineConnection:
         """Start a search (``limits`` as for :meth:`go`) and return at once; finish with
         :meth:`stop` or :meth:`wait_bestmove`."""
         raise NotImplementedError
+
+    def analyse(
+        self,
+        limits: Union[Limit, SearchLimits] = SearchLimits(),
+        *,
+        multipv: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> List[InfoReport]:
+        """Search with ``limits`` (as for :meth:`go`) and return the lines of the deepest
+        depth the search completed, best first: one :class:`InfoReport` per line (``score_cp``
+        or ``score_mate``, ``pv``, ``depth``, ``nodes``, ``multipv``), like python-chess's
+        ``analyse``. ``multipv`` K asks for K lines (the engine's ``MultiPV`` option, set
+        when it differs from the last value this client set); a position with fewer legal
+        moves gives fewer lines. An engine without MultiPV (every Hub engine: PROTOCOL.md
+        10.10) raises :class:`ValueError` for K above 1, before anything is sent.
+        """
+        self._use_multipv(multipv)
+        from protocol.client.analysis import lines_of
+        seen: List[InfoReport] = []
+        self.go(limits, timeout=timeout, on_info=seen.append)
+        return lines_of(seen)
+
+    def analysis(
+        self,
+        limits: Union[Limit, SearchLimits, None] = None,
+        *,
+        multipv: Optional[int] = None,
+    ) -> "Analysis":
+        """Start a search (``limits``; None: ``infinite``) and return an
+        :class:`~protocol.client.analysis.Analysis`: iterate it for the ``info`` reports as
+        they come, use it in ``with`` to stop the search when the block ends (python-chess's
+        ``analysis``). ``multipv`` as for :meth:`analyse`."""
+        self._use_multipv(multipv)
+        from protocol.client.analysis import Analysis
+        analysis = Analysis(self)
+        self.start_search(SearchLimits(infinite=True) if limits is None else limits,
+                          on_info=analysis.add)
+        return analysis
+
+    def _use_multipv(self, lines: Optional[int]) -> None:
+        """Have the engine search ``lines`` lines (None: leave it as it is)."""
+        if lines is None:
+            return
+        if isinstance(lines, bool) or not isinstance(lines, int) or lines < 1:
+            raise ValueError(f"multipv must be a whole number from 1, got {lines!r}")
+        if lines > 1:
+            raise ValueError(f"this engine reports one line, not multipv {lines}")
 
     def go_infinite(self, *, on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """``go infinite``: the search runs until :meth:`stop`."""

@@ -121,6 +121,25 @@ class Engine(EngineConnection):
         else:
             text = None if value is None else str(value)
         self._command(SetOption(name, text).to_line(), timeout)
+        if name.strip().casefold() == "multipv" and text is not None and text.strip().isdigit():
+            self._multipv = int(text)
+
+    def _use_multipv(self, lines: Optional[int]) -> None:
+        """``setoption name MultiPV value <lines>`` when it differs from the last value set
+        (an engine without the option: :class:`ValueError` for more than one line)."""
+        if lines is None:
+            return
+        if isinstance(lines, bool) or not isinstance(lines, int) or lines < 1:
+            raise ValueError(f"multipv must be a whole number from 1, got {lines!r}")
+        option = self.option("MultiPV")
+        if option is None:
+            if lines > 1:
+                raise ValueError(f"the engine has no MultiPV option: multipv {lines} "
+                                 "cannot be asked")
+            return
+        if getattr(self, "_multipv", 1) != lines:
+            self.set_option(option.name, lines)
+            self._multipv = lines
 
     def new_game(self, timeout: Optional[float] = None) -> None:
         """``ucinewgame``, checked by ``isready``."""

@@ -2,7 +2,7 @@
 
 An engine may write any number of ``info`` lines (a flood of hundreds of thousands is legal).
 The client keeps only what a caller reads afterwards: the last :data:`INFO_KEPT` reports and
-the last one with a depth (``GoResult.last_info``), and parses a line only when it is needed:
+the last line of play of line 1 (``GoResult.last_info``), and parses a line only when it is needed:
 at once when the search has an ``on_info`` callback, else when the result is built. So reading
 a flood costs little more than reading the lines, and memory stays bounded.
 """
@@ -40,14 +40,15 @@ class InfoLog:
         self.count += 1
         item: _Item = (self.count, line)
         self._tail.append(item)
-        if "depth" in line:  # (a cheap test: parsing tells for sure later)
-            self._deepest = item
+        if "depth" in line and "score" in line and "bound" not in line and (
+                "multipv" not in line or " multipv 1 " in line):
+            self._deepest = item  # (a cheap test: parsing tells for sure later)
 
     def add(self, report: InfoReport) -> None:
         self.count += 1
         item: _Item = (self.count, report)
         self._tail.append(item)
-        if report.depth is not None:
+        if report.is_line and (report.multipv or 1) == 1:
             self._deepest = item
 
     def reports(self) -> Tuple[InfoReport, ...]:

@@ -38,6 +38,8 @@ _INFO_INTS: Mapping[str, str] = {
     "nps": "nps",
     "time": "time_ms",
     "hashfull": "hashfull",
+    "multipv": "multipv",
+    "currmovenumber": "currmovenumber",
 }
 
 
@@ -59,7 +61,8 @@ def parse_info(line: str, lenient: bool = False) -> InfoReport:
 
     >>> parse_info("info depth 3 score mate -2 nodes 91 pv 11-15 23-19")
     InfoReport(depth=3, seldepth=None, score_cp=None, score_mate=-2, nodes=91, nps=None, \
-time_ms=None, hashfull=None, pv=('11-15', '23-19'), string=None)
+time_ms=None, hashfull=None, pv=('11-15', '23-19'), string=None, multipv=None, bound=None, \
+currmove=None, currmovenumber=None)
     >>> parse_info("info depth 3 nps 7501.5 score cp 12", lenient=True).nps is None
     True
     """
@@ -88,6 +91,16 @@ time_ms=None, hashfull=None, pv=('11-15', '23-19'), string=None)
                 score_token = spans[index - 1][0] if index - 1 < len(spans) else None
                 values["score_" + nxt] = _to_int(score_token, "score " + nxt, line, signed=True)
                 values["score"] = True
+                if index < len(spans) and spans[index][0] in ("lowerbound", "upperbound"):
+                    values["bound"] = spans[index][0]
+                    index += 1
+            elif token == "currmove":
+                index += 2
+                if "currmove" in values:
+                    raise ProtocolError(f"currmove given twice in {line!r}")
+                if nxt is None:
+                    raise ProtocolError(f"currmove needs a move in {line!r}")
+                values["currmove"] = nxt
             elif token in _INFO_INTS:
                 index += 2
                 name = _INFO_INTS[token]

@@ -18,7 +18,13 @@ __all__ = ["InfoReport", "BestMove", "EngineOption", "GoResult"]
 
 @dataclass(frozen=True)
 class InfoReport:
-    """One ``info`` line. Fields the line does not carry are None (``pv`` is then empty)."""
+    """One ``info`` line. Fields the line does not carry are None (``pv`` is then empty).
+
+    ``multipv`` numbers the line of a MultiPV search (None: a single line), ``bound`` is
+    ``"lowerbound"`` or ``"upperbound"`` for the score of a failed aspiration window, and
+    ``currmove``/``currmovenumber`` report the root move being searched (such a line has no
+    score).
+    """
 
     depth: Optional[int] = None
     seldepth: Optional[int] = None
@@ -30,6 +36,18 @@ class InfoReport:
     hashfull: Optional[int] = None
     pv: Tuple[str, ...] = ()
     string: Optional[str] = None
+    multipv: Optional[int] = None
+    bound: Optional[str] = None
+    currmove: Optional[str] = None
+    currmovenumber: Optional[int] = None
+
+    @property
+    def is_line(self) -> bool:
+        """Whether this report is a resolved line of play: a depth and a score, not a
+        bound of a failed window, not a ``currmove`` report."""
+        return (self.depth is not None and (self.score_cp is not None
+                                            or self.score_mate is not None)
+                and self.bound is None and self.currmove is None)
 
 
 @dataclass(frozen=True)
@@ -71,5 +89,10 @@ class GoResult:
 
     @property
     def last_info(self) -> Optional[InfoReport]:
-        """The last ``info`` line with a depth (the final iteration), if any."""
-        return next((info for info in reversed(self.infos) if info.depth is not None), None)
+        """The last line of play of line 1 (the final iteration's best line), if any:
+        the last report with a depth and a score that is not a bound, a ``currmove`` report
+        or a MultiPV line other than the first; failing that, the last report with a depth."""
+        return next((info for info in reversed(self.infos)
+                     if info.is_line and (info.multipv or 1) == 1),
+                    next((info for info in reversed(self.infos) if info.depth is not None),
+                         None))

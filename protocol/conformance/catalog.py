@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, FrozenSet, List, Optional, Tuple
 
+from .checks_analysis import check_clear_hash, check_mate, check_multipv, check_searchmoves
 from .checks_debug import check_eval, check_perft
 from .checks_errors import (
     check_bad_fen,
@@ -96,6 +97,10 @@ _CHECK_TABLE: Tuple[Tuple[str, Callable[[Context], str], float, float], ...] = (
     ("quit during search", check_quit_searching, 2.0, 3.0),
     ("end of input", check_end_of_input, 3.0, 5.0),
     ("commands wait for a bounded search", check_commands_wait, 4.0, 2.0),
+    ("MultiPV lines", check_multipv, 4.0, 2.0),
+    ("go searchmoves", check_searchmoves, 3.0, 2.0),
+    ("go mate", check_mate, 4.0, 2.0),
+    ("Clear Hash", check_clear_hash, 3.0, 2.0),
 )
 
 

@@ -155,8 +155,15 @@ def check_info_line(line: str, report: InfoReport, rules: Rules, root: Position,
                     max_depth: Optional[int] = None) -> None:
     """Check one search ``info`` line: fields, order, values, and a pv legal from ``root``.
 
-    Raises :class:`CheckFailed` naming the line.
+    Raises :class:`CheckFailed` naming the line.  A ``currmove`` line (the root move being
+    searched) needs only a legal move of ``root``.
     """
+    if report.currmove is not None:
+        try:
+            rules.resolve(root, report.currmove)
+        except MoveTextError as exc:
+            raise fail(f"illegal currmove in {line!r}: {exc}") from None
+        return
     order = _info_order(line)
     missing = [f for f in INFO_FIELDS[:-1] if f not in order]
     if missing:

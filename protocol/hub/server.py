@@ -21,6 +21,7 @@ from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.game import Game
 from draughts_engine.move import Move
 from draughts_engine.search.limits import (LIMIT_RANGES, MAX_TIME_MS, SearchInfo, SearchLimits)
+from draughts_engine.search.skill import ELO_MAX, ELO_MIN
 from draughts_engine.variants import UnknownVariantError, Variant, get_variant
 
 from ..boards import DraughtsBoard
@@ -65,6 +66,9 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("eval", "Eval", "enum", values=EVAL_CHOICES),
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
+    _Param("limit-strength", "UCI_LimitStrength", "bool"),
+    _Param("elo", "UCI_Elo", "int", ELO_MIN, ELO_MAX),
+    _Param("seed", "Seed", "int", 0, 2 ** 31 - 1),
 )
 _BOOL_WORDS = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}
 
@@ -198,6 +202,8 @@ class _HubSearch(SearchJob):
         self.text = text
 
     def report(self, info: SearchInfo) -> None:
+        if info.bound:  # Hub's info has no word for an unresolved score: wait for the real one
+            return
         self.hub.send_info(format_hub_info(info, [self.text(move) for move in info.pv]))
 
     def final_line(self, best: Optional[Move], ponder: Optional[Move]) -> str:

@@ -113,8 +113,12 @@ def main() -> int:
                 say(f"error position: {exc}")
                 continue
             fen, moves = new_fen, new_moves
+        elif word == "go" and "mate" in words:
+            say("error go: mate is not supported")
         elif word == "go":
             legal = sorted(m.pdn() for m in game.legal_moves())
+            if "searchmoves" in words:  # the root moves given (up to the end: a test fake)
+                legal = [m for m in legal if m in words[words.index("searchmoves") + 1:]] or legal
             rng = random.Random(f"{args.seed}|{variant.name}|{fen}|{' '.join(moves)}")
             draw = rng.random()
             if draw < args.crash:

@@ -58,6 +58,8 @@ def main() -> int:
                 lost = words[1:3] == ["fen", "W:W:B1"]
         elif word in ("ucinewgame", "move", "undo"):
             pass
+        elif word == "go" and ("searchmoves" in words or "mate" in words):
+            say("error go: searchmoves and mate are not supported")
         elif word == "go":
             say("info string thinking")
             if "infinite" in words or "ponder" in words:
