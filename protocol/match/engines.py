@@ -35,6 +35,8 @@ ENGINE_KEYS = ("name", "cmd", "dir", "proto", "host", "port", "depth", "nodes", 
                "st", "tc")
 PROTOCOLS = ("uci", "hub", "dxp")
 
+DXP_MOVES = 75
+"""The moves of a DXP game request made from ``movetime=`` (a game's usual length)."""
 STDERR_LINES = 5
 """How many of an engine's last stderr lines a failure message shows."""
 
@@ -250,15 +252,20 @@ def launch_engine(spec: EngineSpec, variant: str,
 
 def dxp_time(spec: EngineSpec) -> Tuple[int, int]:
     """The thinking time a DXP game request carries for ``spec``: ``(minutes, moves)`` of its
-    ``tc=`` (minutes rounded up), ``(0, 0)`` without one (the engine's own setting).
+    ``tc=`` (minutes rounded up); for ``movetime=`` alone, :data:`DXP_MOVES` moves in the
+    minutes they take at that time each; ``(0, 0)`` without either (the engine's own setting).
 
     >>> dxp_time(parse_engine(["port=1", "proto=dxp", "tc=40/90+1"]))
     (2, 40)
+    >>> dxp_time(parse_engine(["port=1", "proto=dxp", "movetime=2000"]))
+    (3, 75)
     """
-    if spec.tc is None:
-        return 0, 0
-    minutes = max(1, min(999, -(-int(spec.tc.base_ms) // 60000)))
-    return minutes, min(999, spec.tc.moves or 0)
+    if spec.tc is not None:
+        minutes = max(1, min(999, -(-int(spec.tc.base_ms) // 60000)))
+        return minutes, min(999, spec.tc.moves or 0)
+    if spec.movetime is not None:
+        return max(1, min(999, -(-spec.movetime * DXP_MOVES // 60000))), DXP_MOVES
+    return 0, 0
 
 
 def _launch_dxp(spec: EngineSpec, variant: str,
