@@ -124,9 +124,10 @@ def test_a_declined_game_and_a_game_ended_by_the_follower(pair):
     asking = threading.Thread(target=engine.start_search)
     asking.start()
     follower.read()
-    follower.send(ACCEPT)
+    follower.send("Ashort name0")  # not padded to 32 characters: read all the same
     asking.join(5)
-    follower.send("E10")
+    assert not asking.is_alive() and engine.follower_name == "short name"
+    follower.send("E1")            # no stop code: read all the same
     with pytest.raises(DxpGameEndedError, match="it loses"):
         engine.wait_bestmove(5)
     assert follower.read() == "E00"

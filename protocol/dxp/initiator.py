@@ -378,6 +378,10 @@ class DxpEngine:
                 try:
                     frames.put(("frame", parse_message(body, self._squares)))
                 except DxpFormatError as exc:
+                    lenient = _lenient(body)
+                    if lenient is not None:
+                        frames.put(("frame", lenient))
+                        continue
                     if exc.header == "M":
                         reason = f"a bad move message: {exc}"
                         break
@@ -398,6 +402,16 @@ class DxpEngine:
             self.sock.close()
         except OSError:
             pass
+
+
+def _lenient(body: str) -> Any:
+    """An ``A`` or ``E`` whose length is off (a name not padded to 32 characters, a missing
+    stop code), read by its first and last characters; None for anything else."""
+    if body[:1] == "A" and len(body) >= 2 and body[-1] in "0123":
+        return GameAccept(body[1:-1].strip(), body[-1])
+    if body[:1] == "E" and len(body) >= 2 and body[1] in "0123":
+        return GameEnd(body[1], body[2] if len(body) > 2 and body[2] in "01" else "0")
+    return None
 
 
 def _drain(stream: Any, lines: Optional[Deque[str]],
