@@ -698,14 +698,16 @@ class WebBoard:
                 analysis = self._analysis
                 if analysis is None:
                     return
-                lines = analysis["lines"]
-                entry = {"line": number, "depth": report.depth,
-                         "score_cp": None if report.score_cp is None else sign * report.score_cp,
-                         "mate": None if report.score_mate is None else sign * report.score_mate,
-                         "pv": pv, "arrow": arrow}
-                while len(lines) < number:
-                    lines.append(None)
-                lines[number - 1] = entry
+                if report.pv:  # a report without moves (nodes, time) leaves the lines
+                    lines = analysis["lines"]
+                    while len(lines) < number:
+                        lines.append(None)
+                    lines[number - 1] = {
+                        "line": number, "depth": report.depth,
+                        "bound": getattr(report, "bound", None),
+                        "score_cp": None if report.score_cp is None else sign * report.score_cp,
+                        "mate": None if report.score_mate is None else sign * report.score_mate,
+                        "pv": pv, "arrow": arrow}
                 if number > 1:  # the other lines: the analysis's figures stay line 1's
                     self._bump()
                     return

@@ -156,6 +156,7 @@ function fillLine(list, moves, currentPly, handlers) {
       item.appendChild(better);
     }
     for (const side of move.variations || []) {
+      item.classList.add("wide");  // a row of its own: the side line reads as a sentence
       item.appendChild(document.createTextNode(" "));
       item.appendChild(variationElement(side, handlers.node, handlers.promote, handlers.remove));
       item = null;  // the game goes on on a new row after a side line
