@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from protocol.play.cli import main
-from protocol.play.clock import GameClock, TimeControl, flag_outcome
+from protocol.play.clock import GameClock, ClockSetting, flag_outcome
 
 
 def run(commands: str, *flags: str) -> str:
@@ -38,7 +38,7 @@ def test_lines_shows_the_engines_best_lines() -> None:
 
 def test_the_clock_charges_moves_adds_the_increment_and_falls() -> None:
     now = [0.0]
-    clock = GameClock(TimeControl.parse("1+2"), lambda: now[0])
+    clock = GameClock(ClockSetting.parse("1+2"), lambda: now[0])
     clock.start("black")
     now[0] = 10.0
     assert clock.moved("black") and clock.running == "white"
@@ -46,7 +46,7 @@ def test_the_clock_charges_moves_adds_the_increment_and_falls() -> None:
     now[0] = 71.0
     assert clock.fallen() == "white" and not clock.moved("white")
     assert flag_outcome("white", "international").score == "0-2"
-    per_move = GameClock(TimeControl.parse("move 5"), lambda: now[0])
+    per_move = GameClock(ClockSetting.parse("move 5"), lambda: now[0])
     per_move.start("white")
     now[0] += 4
     per_move.moved("white")

@@ -153,7 +153,7 @@ def test_a_person_who_lets_the_clock_run_out_loses_on_time(page, web):
 
 def test_an_engine_on_a_clock_is_sent_the_clock(web):
     """The engine of a clock game searches under go wtime/btime/winc/binc."""
-    from protocol.play.clock import GameClock, TimeControl
-    limits = GameClock(TimeControl.parse("1+2")).limits("white")
+    from protocol.play.clock import GameClock, ClockSetting
+    limits = GameClock(ClockSetting.parse("1+2")).limits("white")
     assert (limits.wtime_ms, limits.btime_ms, limits.winc_ms) == (60_000, 60_000, 2000)
-    assert GameClock(TimeControl.parse("move 10")).limits("black").movetime_ms == 9900
+    assert GameClock(ClockSetting.parse("move 10")).limits("black").movetime_ms == 9900

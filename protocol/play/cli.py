@@ -18,7 +18,7 @@ from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
 
 from protocol.usage import UsageError, UsageParser
 
-from .clock import TimeControl, TimeControlError
+from .clock import ClockSetting, ClockSettingError
 from .controller import DEFAULT_LIMITS, GameController
 from .players import LEVELS, EngineFailure, PlayerSpec, PlayerSpecError
 from .records import (
@@ -89,7 +89,7 @@ class Settings:
     games: int
     game_number: int
     fen: Optional[str]
-    clock: Optional[TimeControl] = None
+    clock: Optional[ClockSetting] = None
 
 
 def _whole(text: Optional[str], what: str, low: int, high: Optional[int] = None) -> Optional[int]:
@@ -164,8 +164,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
     clock = None
     if args.clock:
         try:
-            clock = TimeControl.parse(args.clock)
-        except TimeControlError as exc:
+            clock = ClockSetting.parse(args.clock)
+        except ClockSettingError as exc:
             raise UsageError(f"--clock: {exc}") from None
     return Settings(variant, white, black, limits, delay, games, game_number, args.fen, clock)
 

@@ -1,6 +1,6 @@
 """Game clocks for the front ends: a time control and the two clocks of one game.
 
-A :class:`TimeControl` is either *minutes + increment* (``5+3``: five minutes each, three
+A :class:`ClockSetting` is either *minutes + increment* (``5+3``: five minutes each, three
 seconds added after each move) or *time per move* (``move 10``: ten seconds for each move,
 what is left is not kept). :class:`GameClock` runs the clock of the side to move: a move
 charges its player the time it took (and adds the increment); a clock at zero has *fallen*
@@ -19,7 +19,7 @@ from draughts_engine.search.limits import SearchLimits
 
 from .records import Outcome, PlayError
 
-__all__ = ["TimeControl", "GameClock", "TimeControlError", "flag_outcome", "MAX_MINUTES"]
+__all__ = ["ClockSetting", "GameClock", "ClockSettingError", "flag_outcome", "MAX_MINUTES"]
 
 MAX_MINUTES = 600
 MAX_INCREMENT_S = 600
@@ -27,12 +27,12 @@ ENGINE_MARGIN_MS = 100
 """Time kept back from an engine's time per move for the round trip."""
 
 
-class TimeControlError(PlayError):
+class ClockSettingError(PlayError):
     """A time control that cannot be read or is out of range."""
 
 
 @dataclass(frozen=True)
-class TimeControl:
+class ClockSetting:
     """``base_ms`` each (``per_move``: for each move) and ``increment_ms`` added per move."""
 
     base_ms: int
@@ -40,9 +40,9 @@ class TimeControl:
     per_move: bool = False
 
     @classmethod
-    def parse(cls, text: str) -> "TimeControl":
+    def parse(cls, text: str) -> "ClockSetting":
         """``M+S`` (minutes, increment in seconds; ``M`` may have decimals) or ``move S``
-        (seconds per move). Raises :class:`TimeControlError`."""
+        (seconds per move). Raises :class:`ClockSettingError`."""
         words = text.strip().lower().split()
         try:
             if len(words) == 2 and words[0] == "move":
@@ -55,18 +55,18 @@ class TimeControl:
                 return cls.of(float(minutes), float(increment or 0))
         except ValueError:
             pass
-        raise TimeControlError(f"not a time control: {text!r} (give minutes+increment such "
+        raise ClockSettingError(f"not a time control: {text!r} (give minutes+increment such "
                                "as 5+3, or move SECONDS)")
 
     @classmethod
-    def of(cls, minutes: float, increment_s: float = 0, per_move: bool = False) -> "TimeControl":
-        """From minutes and seconds; raises :class:`TimeControlError` out of range."""
+    def of(cls, minutes: float, increment_s: float = 0, per_move: bool = False) -> "ClockSetting":
+        """From minutes and seconds; raises :class:`ClockSettingError` out of range."""
         if not 0 < minutes <= MAX_MINUTES or not 0 <= increment_s <= MAX_INCREMENT_S:
-            raise TimeControlError(f"a clock needs 0 < minutes <= {MAX_MINUTES} and an "
+            raise ClockSettingError(f"a clock needs 0 < minutes <= {MAX_MINUTES} and an "
                                    f"increment of 0..{MAX_INCREMENT_S} seconds")
         base = round(minutes * 60_000)
         if base < 1000:
-            raise TimeControlError("a clock needs at least one second")
+            raise ClockSettingError("a clock needs at least one second")
         return cls(base, round(increment_s * 1000), per_move)
 
     def describe(self) -> str:
@@ -85,7 +85,7 @@ def flag_outcome(side: str, variant: str) -> Outcome:
 class GameClock:
     """The two clocks of one game under ``control`` (``now``: seconds, monotonic)."""
 
-    def __init__(self, control: TimeControl, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, control: ClockSetting, now: Callable[[], float] = time.monotonic) -> None:
         self.control = control
         self.now = now
         self.remaining: Dict[str, int] = {"white": control.base_ms, "black": control.base_ms}

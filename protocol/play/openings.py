@@ -17,6 +17,8 @@ from __future__ import annotations
 import threading
 from typing import Dict, Optional, Sequence, Tuple
 
+from draughts_engine.variants import ENGLISH
+
 __all__ = ["opening_name", "ENGLISH_NAMES"]
 
 ENGLISH_NAMES: Dict[Tuple[str, ...], str] = {
@@ -36,8 +38,13 @@ ENGLISH_NAMES: Dict[Tuple[str, ...], str] = {
 }
 """Names of English openings by their first moves (PDN numbers)."""
 
-_TABLES = {"english": ("acf-3move", "ACF ballot"), "russian": ("idf-russian", "IDF opening"),
-           "brazilian": ("idf-brazilian", "IDF opening")}
+NAMES: Dict[str, Dict[Tuple[str, ...], str]] = {ENGLISH.name: ENGLISH_NAMES}
+"""Opening names by variant."""
+
+_TITLES = {"acf-3move": "ACF ballot", "idf-russian": "IDF opening",
+           "idf-brazilian": "IDF opening"}
+"""What the published tables of the match runner's built-in sets call their openings (the
+other sets are not published lists: they give no names)."""
 _cache: Dict[str, Dict[Tuple[str, ...], str]] = {}
 _lock = threading.Lock()
 
@@ -48,10 +55,11 @@ def _ballots(variant: str) -> Dict[Tuple[str, ...], str]:
         if variant in _cache:
             return _cache[variant]
         table: Dict[Tuple[str, ...], str] = {}
-        if variant in _TABLES:
-            from draughts_engine.game import Game
-            from protocol.match.openings import OpeningError, builtin_openings
-            set_name, title = _TABLES[variant]
+        from draughts_engine.game import Game
+        from protocol.match.openings import BALLOTS, OpeningError, builtin_openings
+        set_name = BALLOTS.get(variant)
+        title = _TITLES.get(set_name or "")
+        if set_name is not None and title is not None:
             start = Game(variant).start.fen()
             try:
                 for opening in builtin_openings(set_name, variant):
@@ -71,12 +79,12 @@ def opening_name(variant: str, moves: Sequence[str], from_start: bool = True) ->
     if not from_start or not moves:
         return None
     parts = []
-    if variant == "english":
-        for length in range(min(len(moves), 3), 0, -1):
-            name = ENGLISH_NAMES.get(tuple(moves[:length]))
-            if name:
-                parts.append(name)
-                break
+    names = NAMES.get(variant, {})
+    for length in range(min(len(moves), 3), 0, -1):
+        name = names.get(tuple(moves[:length]))
+        if name:
+            parts.append(name)
+            break
     ballots = _ballots(variant)
     if ballots:
         longest = max(len(key) for key in ballots)

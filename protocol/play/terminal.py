@@ -31,7 +31,7 @@ from .controller import GameController, PlayedMove
 from . import players
 from .players import EngineFailure
 from .records import GameFinishedError, MoveRejected, Outcome, PlayError
-from .clock import GameClock, TimeControl, flag_outcome
+from .clock import GameClock, ClockSetting, flag_outcome
 from .render import Style, board_lines, info_text, score_text
 from .review import Score, summary
 
@@ -151,7 +151,7 @@ class TerminalSession:
     def __init__(self, controller: GameController, out: IO[str], read_line: Callable[[str], str],
                  style: Style, interactive: bool, live: bool, flipped: bool = False,
                  delay: float = 0.0, save_path: Optional[str] = None,
-                 time_control: Optional[TimeControl] = None) -> None:
+                 time_control: Optional[ClockSetting] = None) -> None:
         self.controller = controller
         self.time_control = time_control
         self.clock: Optional[GameClock] = None

@@ -35,7 +35,7 @@ from protocol.play.controller import (
     PlayError,
     UndoRedoError,
 )
-from protocol.play.clock import TimeControl, TimeControlError
+from protocol.play.clock import ClockSetting, ClockSettingError
 from protocol.play.players import LEVELS
 
 from .page import board_svg
@@ -308,8 +308,8 @@ class WebApi:
         clock_text = _text(body, "clock", 40)
         if clock_text is not None:
             try:
-                clock = TimeControl.parse(clock_text) if clock_text.strip() else None
-            except TimeControlError as error:
+                clock = ClockSetting.parse(clock_text) if clock_text.strip() else None
+            except ClockSettingError as error:
                 raise HttpError(400, str(error)) from None
         return Players(white, black, limits, current.delay_ms if delay is None else delay, clock)
 

@@ -37,7 +37,7 @@ from draughts_engine.pdn import stream_games
 from draughts_engine.pdn_reader import MoveNode
 from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
 from protocol.play.records import DraughtsRecord, LoadError, Outcome, records_from_text
-from protocol.play.clock import GameClock, TimeControl, flag_outcome
+from protocol.play.clock import GameClock, ClockSetting, flag_outcome
 from protocol.play.openings import opening_name
 from protocol.play.review import CAP, Score, review_moves, summary, white_view
 
@@ -68,7 +68,7 @@ class Players:
     black: Optional[str] = None
     limits: SearchLimits = SearchLimits(depth=6)
     delay_ms: int = 1000
-    clock: Optional[TimeControl] = None  # the game's clock (engines then play on it)
+    clock: Optional[ClockSetting] = None  # the game's clock (engines then play on it)
 
     def engine_of(self, side: str) -> Optional[str]:
         return self.white if side == "white" else self.black
