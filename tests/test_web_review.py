@@ -157,3 +157,26 @@ def test_an_engine_on_a_clock_is_sent_the_clock(web):
     limits = GameClock(ClockSetting.parse("1+2")).limits("white")
     assert (limits.wtime_ms, limits.btime_ms, limits.winc_ms) == (60_000, 60_000, 2000)
     assert GameClock(ClockSetting.parse("move 10")).limits("black").movetime_ms == 9900
+
+
+def key(page, name: str, code: int) -> None:
+    for kind in ("keyDown", "keyUp"):
+        page.send("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name,
+                                             "windowsVirtualKeyCode": code})
+
+
+def test_arrow_keys_walk_the_moves_and_the_share_link_opens_the_game_at_that_move(page, web):
+    open_board(page, web, "?variant=english&white=human&black=human")
+    play(page, BLUNDER_LINE[:3])
+    page.evaluate("document.activeElement.blur()")
+    key(page, "ArrowLeft", 37)
+    page.wait_for("page.state.ply === 2", WAIT, "one move back")
+    key(page, "Home", 36)
+    page.wait_for("page.state.ply === 0", WAIT, "the start")
+    key(page, "ArrowRight", 39)
+    page.wait_for("page.state.ply === 1", WAIT, "one move on")
+    link = page.evaluate("document.querySelector('#share-link').href")
+    assert "moves=11-15+23-19+12-16" in link and link.endswith("ply=1")
+    page.navigate(link)
+    page.wait_for("page.state && page.state.ply === 1 && page.state.line.length === 3", WAIT,
+                  "the shared game at its move")
