@@ -496,9 +496,10 @@ def test_sprt_stops_early(tmp_path):
     assert code == 0, detail
     # Games in pairs: the pentanomial SPRT reaches H1 on the 8th pair won twice (LLR 3.35 >
     # 2.94; a pair counts like one trinomial win); a worker starts no game before every
-    # finished one is counted, so only the game of the other worker (already running when
-    # the verdict came) may still end: at most concurrency - 1 more.
-    assert 16 <= len(games) <= 17, detail
+    # finished one is counted. When the verdict comes, besides the 8 pairs at most two
+    # counted games wait for their partner (one running on the other worker, one next in
+    # line), and the running game may still end and be written: 16..19 games.
+    assert 16 <= len(games) <= 19, detail
     assert "(pentanomial, 8 pairs)" in out, detail
     assert "H1 accepted" in out.splitlines()[-1] and "SPRT LLR" in out.splitlines()[-1], detail
     assert "SPRT: H1 accepted" in err, detail
