@@ -15,7 +15,6 @@ import dataclasses
 import math
 import os
 import queue
-import shlex
 import sys
 import threading
 from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
