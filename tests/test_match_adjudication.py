@@ -57,15 +57,27 @@ def test_resign_by_the_losers_own_score_and_twosided():
     assert found is not None and found[0] == 3 and found[1].outcome == "white"
 
 
-def test_draw_after_the_move_number_with_both_scores_near_zero():
+def _play_and_feed(adjudicator: Adjudicator, scores: List[Optional[int]]):
+    """Play a legal move before each score (White first); the first verdict and its index."""
     game = Game("english")
-    rule = parse_draw(["movenumber=2", "movecount=2", "score=10"])
-    assert _feed(Adjudicator(NAMES, draw=rule), [0, 0, 0, 0], game) is None  # before move 2
-    while game.ply < 4:
+    for number, score in enumerate(scores):
         game.push(game.legal_moves()[0])
-    found = _feed(Adjudicator(NAMES, draw=rule), [5, -10, 20, 0, 3, 4, 2], game)
-    assert found is not None and found[0] == 6 and found[1].outcome == "draw"
-    assert found[1].kind == "draw"
+        verdict = adjudicator.scored("white" if number % 2 == 0 else "black", score, game)
+        if verdict is not None:
+            return number, verdict
+    return None
+
+
+def test_draw_after_the_move_number_with_both_scores_near_zero():
+    rule = parse_draw(["movenumber=2", "movecount=2", "score=10"])
+    # moves 1 and 2 (plies 1..4) do not count: no draw however level the scores
+    assert _play_and_feed(Adjudicator(NAMES, draw=rule), [0, 0, 0, 0]) is None
+    # White's 3rd and 4th moves (plies 5, 7) and Black's (plies 6, 8), all within 10
+    found = _play_and_feed(Adjudicator(NAMES, draw=rule), [0, 0, 0, 0, 3, -4, 2, 10])
+    assert found is not None and found[0] == 7
+    assert found[1].outcome == "draw" and found[1].kind == "draw"
+    assert "within 10 of 0 for 2 moves in a row after move 2" in found[1].reason
+    assert _play_and_feed(Adjudicator(NAMES, draw=rule), [0, 0, 0, 0, 3, -4, 2, 11]) is None
 
 
 def test_score_of_takes_the_last_score_and_mates_beyond_any_cp():

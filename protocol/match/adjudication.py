@@ -7,9 +7,9 @@ Each rule is off unless asked for; a game it ends gets ``Termination "adjudicati
   score (``info ... score``, the side to move's point of view, as the protocol has it) was
   ``-CP`` or worse for its last ``N`` moves in a row loses; with ``twosided=true`` only when
   the other engine's last ``N`` scores were ``+CP`` or better too.
-* ``--draw movenumber=M movecount=N score=CP`` (:class:`DrawRule`): once ``M`` full moves have
-  been played, a game in which both engines' last ``N`` scores were within ``CP`` of 0 is a
-  draw.
+* ``--draw movenumber=M movecount=N score=CP`` (:class:`DrawRule`): a game in which both
+  engines' last ``N`` scores, each given on a move made after the first ``M`` full moves, were
+  within ``CP`` of 0 is a draw.
 * ``--adjudicate-tables``: a position the project's endgame databases
   (:class:`draughts_engine.endgame.EndgameTables`) hold ends with their result, before the
   side to move is asked for a move (so a 2-kings-against-1 opening ends at once).
@@ -168,6 +168,7 @@ class Adjudicator:
         self.draw = draw
         self.tables = tables
         self.scores: Dict[str, List[Optional[int]]] = {"white": [], "black": []}
+        self.plies: Dict[str, List[int]] = {"white": [], "black": []}  # game ply after each
 
     def before_move(self, game: Any) -> Optional[Verdict]:
         """A verdict of the endgame databases on the position to move, if they hold it."""
@@ -194,6 +195,7 @@ class Adjudicator:
     def scored(self, side: str, score: Optional[int], game: Any) -> Optional[Verdict]:
         """``side`` moved reporting ``score`` (None: none); a verdict once a rule holds."""
         self.scores[side].append(score)
+        self.plies[side].append(game.ply)
         if self.resign is not None:
             for loser in (side, _other(side)):
                 verdict = self._resigns(loser)
@@ -229,11 +231,12 @@ class Adjudicator:
     def _drawn(self, game: Any) -> Optional[Verdict]:
         rule = self.draw
         assert rule is not None
-        if game.ply // 2 < rule.movenumber:
-            return None
         for side in ("white", "black"):
             last = self._last(side, rule.movecount)
             if last is None or any(abs(s) > rule.score for s in last):
+                return None
+            # each of those moves made after move M (M full moves = 2 M plies before it)
+            if self.plies[side][-rule.movecount] <= 2 * rule.movenumber:
                 return None
         return Verdict("draw", "draw",
                        f"draw adjudication: both engines scored within {rule.score} of 0 for "
