@@ -2,7 +2,11 @@
 its engines, and the state the page draws.
 
 The game logic (rules, players, engines, undo/redo, PDN) is the controller's; this module
-only decides *when* engines search and turns the game into JSON for the page.
+decides *when* engines search and turns the game into JSON for the page. It also keeps what a
+page analyses the game with: the tree of variations (:mod:`.tree`; the controller plays one of
+its lines), the game review (its own engine, :mod:`protocol.play.review`), the analysis's
+MultiPV lines and the clocks (:mod:`protocol.play.clock`; a timer ends the game when one
+falls).
 
 Threads. Requests change the board through :meth:`WebBoard.act`, one at a time (the *action*
 lock); engines search on one *worker* thread per board. An action first halts the worker
@@ -36,7 +40,7 @@ from draughts_engine.errors import DraughtsError
 from draughts_engine.pdn import stream_games
 from draughts_engine.pdn_reader import MoveNode
 from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
-from protocol.play.records import DraughtsRecord, LoadError, Outcome, records_from_text
+from protocol.play.records import DraughtsRecord, records_from_text
 from protocol.play.clock import GameClock, ClockSetting, flag_outcome
 from protocol.play.openings import opening_name
 from protocol.play.review import CAP, Score, review_moves, summary, white_view
