@@ -72,7 +72,8 @@ def _match_parser() -> argparse.ArgumentParser:
         prog="draughts-match",
         description="Play engines against each other and write PDN. "
                     "'draughts-match merge A.pdn B.pdn ...' prints the table of finished matches.",
-        epilog="Engine keys: name=, cmd=\"...\", dir=, proto=uci|hub, depth=N, nodes=N, "
+        epilog="Engine keys: name=, cmd=\"...\", dir=, proto=uci|hub|dxp (dxp: host=, port=), "
+               "depth=N, nodes=N, "
                "movetime=MS, st=SECONDS, tc=[MOVES/]SECONDS[+INC], option.NAME=VALUE. "
                "Built-in opening sets: ballots (the set of the variant), "
                + ", ".join(sorted(BUILTIN_SETS)) + ".",
