@@ -10,6 +10,9 @@ and writes the games as PDN::
     draughts-match ... --pdn out.pdn --resume            # continue an interrupted match
     draughts-match ... --pdn shard1.pdn --shard 1/2      # play one deterministic half
     draughts-match merge shard1.pdn shard2.pdn           # the combined table
+    draughts-match ... --shard auto                      # the shard of a job array's task
+    draughts-match --config match.json --jsonl out.jsonl # a match in a file, results as JSON
+    draughts-match ... --resign score=400 movecount=3 --adjudicate-tables
 
 The full reference is docs/match.md. The package, one concern per module, arrows pointing down:
 
@@ -20,10 +23,13 @@ The full reference is docs/match.md. The package, one concern per module, arrows
 ``report``     the table and the one-line summary
 ``records``    PDN out (:func:`game_text`) and in, streaming (:func:`read_records`)
 ``config``     :class:`MatchConfig`, what a match is
-``plan``       pairings, the games in index order, shards
-``engines``    :class:`EngineSpec` from ``key=value``, starting engines, their stderr
+``config_file`` ``--config FILE``: a JSON match as the flags it stands for
+``jsonl``      ``--jsonl FILE``: a JSON line per game and per SPRT update
+``adjudication`` ``--resign``, ``--draw``, ``--adjudicate-tables``
+``plan``       pairings, the games in index order, shards (``--shard auto``)
+``engines``    :class:`EngineSpec` from ``key=value``, starting engines (DXP ones too), stderr
 ``openings``   built-in sets (``data/``), opening files, generated lines
-``elo``        Elo with its interval, LOS, the generalised SPRT
+``elo``        Elo with its interval (games and game pairs), LOS, the generalised SPRT
 ``clock``      time controls and clocks
 ``errors``     :class:`MatchError` and checks of numbers from the command line
 =============  ===========================================================================
@@ -39,9 +45,11 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status
     from protocol.match.clock import Clock, TimeControl
     from protocol.match.cli import config_from_args, main, merge_main, parse_sprt
     from protocol.match.config import MatchConfig
+    from protocol.match.adjudication import DrawRule, ResignRule, parse_draw, parse_resign
     from protocol.match.elo import (EloEstimate, SprtConfig, elo_interval, elo_to_score,
-                                    format_elo, los, score_to_elo, sprt_bounds, sprt_llr,
-                                    sprt_llr_approx, sprt_status)
+                                    format_elo, los, pentanomial_interval, score_to_elo,
+                                    sprt_bounds, sprt_llr, sprt_llr_approx,
+                                    sprt_llr_pentanomial, sprt_status)
     from protocol.match.engines import EngineSlot, EngineSpec, parse_engine, start_engine
     from protocol.match.errors import EngineStartError, MatchError
     from protocol.match.game import play_game
@@ -54,7 +62,8 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status
         load_openings,
         resolve_openings,
     )
-    from protocol.match.plan import PlannedGame, build_pairings, build_plan, parse_shard
+    from protocol.match.plan import (PlannedGame, build_pairings, build_plan, parse_shard,
+                                     shard_from_environment)
     from protocol.match.records import (
         FORFEITS,
         TERMINATIONS,
@@ -64,7 +73,8 @@ with PackageLoading():  # Ctrl-C while `python3 -m protocol.match` loads: status
         read_records,
         record_from_game,
     )
-    from protocol.match.report import PairStats, Summary, format_report, score_line, summarize
+    from protocol.match.report import (PairStats, SprtState, Summary, format_report, score_line,
+                                       sprt_state, summarize)
     from protocol.match.runner import MatchRunner
 
 
@@ -73,7 +83,10 @@ __all__ = [
     "MatchError", "EngineStartError", "TimeControl", "Clock", "EngineSpec", "parse_engine",
     "start_engine", "EngineSlot",
     # the plan and the configuration
-    "PlannedGame", "build_pairings", "build_plan", "parse_shard", "MatchConfig",
+    "PlannedGame", "build_pairings", "build_plan", "parse_shard", "shard_from_environment",
+    "MatchConfig",
+    # adjudication
+    "ResignRule", "DrawRule", "parse_resign", "parse_draw",
     # openings
     "Opening", "OpeningError", "BUILTIN_SETS", "builtin_openings", "load_openings",
     "generate_openings", "resolve_openings",
@@ -83,7 +96,9 @@ __all__ = [
     # statistics and the report
     "EloEstimate", "SprtConfig", "elo_interval", "elo_to_score", "score_to_elo", "los",
     "sprt_llr", "sprt_llr_approx", "sprt_bounds", "sprt_status", "format_elo",
-    "PairStats", "Summary", "summarize", "score_line", "format_report",
+    "pentanomial_interval", "sprt_llr_pentanomial",
+    "PairStats", "Summary", "SprtState", "summarize", "score_line", "sprt_state",
+    "format_report",
     # running
     "MatchRunner", "config_from_args", "merge_main", "parse_sprt", "main",
 ]
