@@ -645,7 +645,10 @@ function wireControls() {
     goToPly(wanted);
   });
   $("btn-redo").addEventListener("click", () => act("redo"));
-  $("btn-flip").addEventListener("click", () => page.board.setFlipped(!page.board.flipped));
+  $("btn-flip").addEventListener("click", () => {
+    page.board.setFlipped(!page.board.flipped);
+    $("board-area").classList.toggle("flipped", page.board.flipped);
+  });
   $("chk-numbers").addEventListener("change", (e) => page.board.setNumbers(e.target.checked));
   $("btn-go").addEventListener("click", () => act("go"));
   $("btn-movenow").addEventListener("click", () => act("movenow"));
