@@ -64,7 +64,7 @@ ACCEPT = "A" + "scripted".ljust(32) + "0"
 def test_game_request_moves_back_requests_and_game_end(pair):
     engine, follower = pair
     engine.new_game()
-    engine.position(START, ["32-28"])          # the follower plays Black after 32-28
+    engine.position(START, ["32-28", "19-23", "28x19"])  # the follower plays Black now
     follower.send(ACCEPT)                       # (read once the request is sent)
     follower.send("B001W")                      # a back-up request: not supported
     follower.send("Chello")
@@ -73,7 +73,7 @@ def test_game_request_moves_back_requests_and_game_end(pair):
     request = parse_message(follower.read())
     assert request.follower_colour == "Z" and (request.minutes, request.moves) == (5, 75)
     assert request.start == "B" and request.colour_to_move == "Z"
-    assert request.position is not None and request.position[27] == "w"  # square 28
+    assert request.position is not None and request.position[18] == "w"  # square 19
     result = engine.wait_bestmove(5)   # (answers the back-up request on the way)
     assert result.bestmove == "18-13"  # not a legal move: handed on, the runner forfeits it
     assert follower.read() == "K1"
@@ -197,7 +197,7 @@ def test_a_follower_that_closes_after_each_game_is_connected_again():
             conn.settimeout(10)
             follower = Scripted(conn)
             follower.send(ACCEPT)
-            engine.position(START, ["32-28"])
+            engine.position(START, [])
             engine.start_search()
             assert follower.read().startswith("R01")
             ender = threading.Thread(target=engine.game_over, args=("draw",))
@@ -213,3 +213,15 @@ def test_a_follower_that_closes_after_each_game_is_connected_again():
     finally:
         engine.quit()
         server.close()
+
+
+def test_black_after_white_s_first_move_is_asked_from_the_start_position(pair):
+    engine, follower = pair
+    engine.position("", ["32-28"])
+    follower.send(ACCEPT)
+    engine.start_search()
+    request = parse_message(follower.read())
+    assert (request.start, request.follower_colour) == ("A", "Z")
+    assert follower.read() == "M0000322800"     # White's move, then the follower's turn
+    follower.send("M0001192300")
+    assert engine.wait_bestmove(5).bestmove == "19-23"

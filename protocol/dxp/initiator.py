@@ -7,8 +7,9 @@ of an engine (``handshake``, ``new_game``, ``position``, ``start_search``, ``wai
 
 * the first ``go`` of a game sends the game request ``R``: the follower gets the side to move,
   the thinking time (minutes, moves) of the engine's ``tc=`` (0 and 0 without one: the
-  follower's own setting), and the position as it stands (start ``A`` for the start position,
-  else ``B`` with the position, so any opening can be played); an ``A`` with a code other than 0 is the follower declining
+  follower's own setting), and the position as it stands: ``A`` for the start position (also
+  when the follower plays Black and White has made one move from it: that move follows as
+  ``M``), else ``B`` with the position, so any opening can be played; an ``A`` with a code other than 0 is the follower declining
   (:class:`DxpDeclinedError`);
 * each later ``go`` sends the moves the other side made since as ``M`` messages, and the
   follower's ``M`` is the ``bestmove`` (matched against the legal moves by origin, destination
@@ -217,8 +218,13 @@ class DxpEngine:
         if self._game is None:
             wanted = Game(self.variant, fen=self._fen or None)
             wanted.push_all(self._moves)
-            self._request(wanted)
-            return
+            start = Game(self.variant)
+            if len(self._moves) == 1 and wanted.start.fen() == start.position.fen():
+                # Black after White's first move: the start position (A), then that move
+                self._request(start, follower_white=False, base_ply=0)
+            else:
+                self._request(wanted, wanted.position.white_to_move, len(self._moves))
+                return
         told = [m.pdn() for m in self._game.moves]
         base = self._base_ply
         if self._moves[base:base + len(told)] != told:
@@ -272,12 +278,14 @@ class DxpEngine:
         _stop(self.process, self.quit_timeout)
 
     # ---- inside ------------------------------------------------------------------------
-    def _request(self, game: Game) -> None:
+    def _request(self, game: Game, follower_white: bool, base_ply: int) -> None:
+        """Send ``R`` for the position of ``game`` and wait for the follower's ``A``;
+        ``base_ply``: the runner's moves the request's position already holds."""
         position = game.position
-        self._follower_white = position.white_to_move
+        self._follower_white = follower_white
         standard = position.fen() == Game(self.variant).position.fen()
         try:  # the start position as ``A`` (what every follower knows), any other as ``B``
-            frame = encode_game_request("W" if position.white_to_move else "Z",
+            frame = encode_game_request("W" if follower_white else "Z",
                                         self.minutes, self.moves,
                                         None if standard else position, self.name)
         except ValueError as exc:
@@ -302,7 +310,7 @@ class DxpEngine:
                 break
             self._other(item)
         self._game = Game(self.variant, fen=position.fen())
-        self._base_ply = len(self._moves)
+        self._base_ply = base_ply
         self._sent_at = time.monotonic()
 
     def _their_move(self, message: MoveMessage) -> GoResult:
