@@ -65,3 +65,23 @@ def test_clicking_a_side_lines_move_goes_there_with_its_continuation(board) -> N
     board.act("node", node=old["id"])
     state = board.snapshot()
     assert state["ply"] == 2 and texts(state) == ["11-15", "23-19", "8-11"]
+
+
+def test_engines_weakened_by_elo_are_named_so_and_told() -> None:
+    from draughts_engine.search.limits import SearchLimits
+    lines = []
+    from protocol.play.controller import GameController, PlayerSpec
+    spec = PlayerSpec.parse(["engine", "elo=700", "level=2"])
+    assert spec.describe() == "engine level=2 elo=700"
+    with GameController("english", white=spec, black=PlayerSpec.human(),
+                        engine_log=lines.append) as controller:
+        controller.play("11-15")
+        controller.engine_move()
+        assert controller.player_name("white").endswith("(Elo 700, level 2)")
+    assert "> setoption name UCI_Elo value 700" in lines
+    web_board = WebBoard("e", BoardSettings("english", players=Players(
+        "draughts-engine", None, SearchLimits(depth=2), elo=800)), EngineBook([]))
+    try:
+        assert "Elo 800" in web_board.snapshot()["players"]["white"]["name"]
+    finally:
+        web_board.close()

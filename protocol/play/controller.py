@@ -239,7 +239,10 @@ class GameController:
             program = engine.engine_name
         else:
             program = "draughts-engine" if spec.builtin else os.path.basename(spec.command[0])
-        return f"{program} ({limits_text(self.limits_of(side))})"
+        strength = limits_text(self.limits_of(side))
+        if spec.elo is not None:
+            strength = f"Elo {spec.elo}, {strength}"
+        return f"{program} ({strength})"
 
     def limits_of(self, side: str) -> SearchLimits:
         """The search limits of a side's engine."""

@@ -116,7 +116,8 @@ class PlayerSpec:
     (else the game's are used). ``name`` is what the board and the PDN call the player.
     ``program`` is what a front end calls the engine itself, shown with its limits
     (``deep (level 3)``) from the start; without it the engine's ``id name`` is used, known
-    once the engine has started. Words do not set ``program`` (:meth:`parse`).
+    once the engine has started. Words do not set ``program`` (:meth:`parse`). ``elo``
+    weakens an engine that offers ``UCI_LimitStrength`` and ``UCI_Elo`` to that rating.
     """
 
     kind: str = "human"
@@ -126,6 +127,7 @@ class PlayerSpec:
     limits: Optional[SearchLimits] = None
     builtin: bool = False
     program: Optional[str] = None
+    elo: Optional[int] = None  # a weakened engine: UCI_LimitStrength and UCI_Elo, if offered
 
     @property
     def is_human(self) -> bool:
@@ -175,6 +177,7 @@ class PlayerSpec:
         protocol, name = "uci", None
         depth: Optional[int] = None
         movetime: Optional[int] = None
+        elo: Optional[int] = None
         for option in options:
             key, sep, value = option.partition("=")
             if not sep:
@@ -194,8 +197,11 @@ class PlayerSpec:
                     raise PlayerSpecError(f"level must be {LEVELS[0]}..{LEVELS[-1]}, got {depth}")
             elif key == "movetime":
                 movetime = _positive_int(key, value)
+            elif key == "elo":
+                elo = _positive_int(key, value)
             else:
-                raise PlayerSpecError(f"unknown key {key!r} (known: proto, name, level, movetime)")
+                raise PlayerSpecError(f"unknown key {key!r} (known: proto, name, level, "
+                                      f"movetime, elo)")
         if depth is not None and movetime is not None:
             raise PlayerSpecError("give level or movetime, not both")
         limits = None
@@ -204,7 +210,7 @@ class PlayerSpec:
                 limits = SearchLimits(depth=depth, movetime_ms=movetime)
             except InvalidLimitsError as exc:
                 raise PlayerSpecError(str(exc)) from None
-        return cls(kind, command, protocol, name, limits, builtin)
+        return cls(kind, command, protocol, name, limits, builtin, elo=elo)
 
     def describe(self) -> str:
         """Words that :meth:`parse` reads back into this spec."""
@@ -220,6 +226,8 @@ class PlayerSpec:
             head.append(f"level={self.limits.depth}")
         if self.limits is not None and self.limits.movetime_ms is not None:
             head.append(f"movetime={self.limits.movetime_ms}")
+        if self.elo is not None:
+            head.append(f"elo={self.elo}")
         if self.name:
             head.append(shlex.quote(f"name={self.name}"))
         return " ".join(head)
@@ -340,6 +348,11 @@ class EnginePlayer:
         try:
             if self.spec.protocol == "hub" or engine.option("Variant") is not None:
                 engine.set_option("Variant", variant)
+            if self.spec.elo is not None and self.spec.protocol != "hub" and \
+                    engine.option("UCI_Elo") is not None:
+                if engine.option("UCI_LimitStrength") is not None:
+                    engine.set_option("UCI_LimitStrength", True)
+                engine.set_option("UCI_Elo", self.spec.elo)
             # else: an engine without a Variant option plays its one game; its moves are checked
             engine.new_game()
         except CommandRejectedError as exc:

@@ -26,6 +26,7 @@ import time
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
 from draughts_engine.search.limits import SearchLimits
+from draughts_engine.search.skill import ELO_MAX, ELO_MIN
 from draughts_engine.variants import BLACK, UnknownVariantError, get_variant, variant_names
 from protocol.play.controller import (
     GameFinishedError,
@@ -163,6 +164,7 @@ class WebApi:
                 "max_movetime_ms": MAX_MOVETIME_MS, "max_delay_ms": MAX_DELAY_MS,
                 "max_body": self.max_body, "max_boards": self.registry.max_boards,
                 "review": {"max_depth": MAX_REVIEW_DEPTH, "default_depth": REVIEW_DEPTH},
+                "elo": {"min": ELO_MIN, "max": ELO_MAX},
                 "first_to_move": {name: first_to_move(name) for name in variant_names()}}
 
     def _open(self, body: Dict[str, Any]) -> Reply:
@@ -311,7 +313,13 @@ class WebApi:
                 clock = ClockSetting.parse(clock_text) if clock_text.strip() else None
             except ClockSettingError as error:
                 raise HttpError(400, str(error)) from None
-        return Players(white, black, limits, current.delay_ms if delay is None else delay, clock)
+        elo = current.elo
+        if "elo" in body:
+            elo = _int(body, "elo", 0, ELO_MAX) or None  # 0: full strength
+            if elo is not None and elo < ELO_MIN:
+                raise HttpError(400, f"elo must be {ELO_MIN}..{ELO_MAX}, or 0 for full strength")
+        return Players(white, black, limits, current.delay_ms if delay is None else delay, clock,
+                       elo)
 
     # ------------------------------------------------------------------ the event stream
 

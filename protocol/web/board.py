@@ -73,6 +73,7 @@ class Players:
     limits: SearchLimits = SearchLimits(depth=6)
     delay_ms: int = 1000
     clock: Optional[ClockSetting] = None  # the game's clock (engines then play on it)
+    elo: Optional[int] = None             # the engines weakened to this rating (UCI_Elo)
 
     def engine_of(self, side: str) -> Optional[str]:
         return self.white if side == "white" else self.black
@@ -512,7 +513,10 @@ class WebBoard:
         choice = None if name is None else self.engines.get(name)
         if name is not None and choice is None:
             raise PlayError(f"unknown engine {name!r}")
-        return _spec(choice)
+        spec = _spec(choice)
+        if choice is not None and self.players.elo is not None:
+            spec = replace(spec, elo=self.players.elo)
+        return spec
 
     def _apply_players(self) -> None:
         controller = self.controller
@@ -856,6 +860,7 @@ class WebBoard:
             "players": {side: self._player_json(side) for side in SIDES},
             "limit": {"level": self.players.limits.depth,
                       "movetime_ms": self.players.limits.movetime_ms},
+            "elo": self.players.elo,
             "delay_ms": self.players.delay_ms,
             "time_control": None if self.players.clock is None else self.players.clock.describe(),
             "thinking": self._thinking,

@@ -471,6 +471,7 @@ function showState(state) {
   page.clockAt = performance.now();
   showClocks();
   if (document.activeElement !== $("txt-clock")) $("txt-clock").value = state.time_control || "";
+  if (document.activeElement !== $("num-elo")) $("num-elo").value = state.elo ? String(state.elo) : "";
   if (document.activeElement !== $("txt-fen") && page.fenDraft === null) $("txt-fen").value = state.fen;
   setSelect("sel-variant", state.variant);
   setSelect("sel-white", playerValue(state.players.white));
@@ -519,6 +520,7 @@ function currentSettings() {
     black: $("sel-black").value,
     delay_ms: Number($("rng-delay").value),
     clock: $("txt-clock").value.trim(),
+    elo: $("num-elo").value.trim() === "" ? 0 : Math.round(Number($("num-elo").value)) || 0,
   };
   if ($("rad-level").checked) {
     out.level = Number($("sel-level").value);
@@ -659,7 +661,7 @@ function wireControls() {
   $("btn-new").addEventListener("click", () => act("new", currentSettings()));
   $("sel-variant").addEventListener("change", () => act("new", variantSettings()));
   for (const id of ["sel-white", "sel-black", "sel-level", "rad-level", "rad-movetime",
-                    "num-movetime", "rng-delay", "txt-clock"]) {
+                    "num-movetime", "rng-delay", "txt-clock", "num-elo"]) {
     $(id).addEventListener("change", () => act("players", playersBody()));
   }
   for (const id of ["num-movetime", "rad-level", "rad-movetime"]) {
