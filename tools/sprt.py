@@ -247,19 +247,22 @@ def markdown_row(args: argparse.Namespace, pdn: str, new_name: str, base_name: s
                  load: float) -> Optional[str]:
     """The BENCHMARKS.md row of the finished match (None when no game was played)."""
     from protocol.match import read_records, summarize
-    from protocol.match.elo import SprtConfig, elo_interval, format_elo, sprt_status
+    from protocol.match.elo import SprtConfig, format_elo, pentanomial_interval
+    from protocol.match.report import sprt_state
 
     records = read_records(pdn, check_moves=False, keep_text=False).records
     if not records:
         return None
     stats = summarize(records, [new_name, base_name]).pairs[0]
-    est = elo_interval(stats.wins, stats.draws, stats.losses)
+    est = pentanomial_interval(stats.pentanomial)  # the games come in pairs (both colours)
     config = SprtConfig(args.elo0, args.elo1, args.alpha, args.beta)
-    llr, verdict = sprt_status(stats.wins, stats.draws, stats.losses, config)
+    state = sprt_state(stats, config, paired=True)
+    llr, verdict = state.llr, state.verdict
     verdict_text = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(verdict or "", "no decision")
     error = "inf" if est.error != est.error or est.error == float("inf") else f"{est.error:.1f}"
     name = args.name or f"{new_name} vs {base_name}"
-    return (f"| {name} | {stats.games} | +{stats.wins} ={stats.draws} -{stats.losses} | "
+    return (f"| {name} | {stats.games} | +{stats.wins} ={stats.draws} -{stats.losses} "
+            f"(pairs {stats.pentanomial}) | "
             f"{format_elo(est.elo)} +/- {error} | [{args.elo0:g}, {args.elo1:g}] LLR {llr:.2f}, "
             f"{verdict_text} | {' '.join(limits_words(args))} | {args.variant} | "
             f"{time.strftime('%Y-%m-%d')}, load {load:.1f} |")
