@@ -606,6 +606,10 @@ function fillControls(info) {
     depth.appendChild(option);
   }
   depth.value = String(info.review ? info.review.default_depth : 6);
+  if (info.elo) {  // the engine's rating range (UCI_Elo)
+    $("num-elo").min = String(info.elo.min);
+    $("num-elo").max = String(info.elo.max);
+  }
 }
 
 function copyText(text, what) {
