@@ -300,11 +300,17 @@ def test_a_guard_that_was_killed_is_replaced_and_still_knows_every_engine(tmp_pa
 
         engine = [sys.executable, {str(STUBBORN)!r}, {str(pid_file)!r}]
         first = ProcessTransport.spawn(engine, own_session=True)
-        (guard,) = guards()
+        def one_guard():  # the guard execs its own program: wait until it shows (hang guard)
+            deadline = time.monotonic() + 20
+            while len(guards()) != 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return guards()
+
+        (guard,) = one_guard()
         os.kill(guard, signal.SIGKILL)
         os.waitpid(guard, 0)
         second = ProcessTransport.spawn(engine, own_session=True)  # a new guard, told of both
-        assert len(guards()) == 1
+        assert len(one_guard()) == 1
         print("ready", flush=True)
         time.sleep(600)
     """)
