@@ -35,14 +35,14 @@ ANCHOR_ELO = 1000
 #: (Elo, depth, noise in centi-men), by increasing Elo; see the module docstring.
 SKILL_TABLE: Tuple[Tuple[int, int, int], ...] = (
     (600, 1, 0),
-    (700, 2, 140),
+    (700, 2, 180),
     (800, 2, 75),
     (900, 2, 45),
     (1000, 2, 0),
     (1100, 3, 20),
     (1200, 4, 50),
-    (1300, 4, 20),
-    (1400, 5, 40),
+    (1300, 4, 35),
+    (1400, 5, 20),
 )
 
 ELO_MIN = SKILL_TABLE[0][0]
