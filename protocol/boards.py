@@ -241,7 +241,7 @@ class DraughtsBoard(Board):
         result: SearchResult = engine.search(position, limits, history=self.game.search_history(),
                                              on_info=report, stop=stop, **extra)
         last = shown[0]
-        if result.best_move is not None and result.pv and (
+        if result.best_move is not None and result.pv and limits.multipv <= 1 and (
                 last is None or not last.pv or last.pv[0] != result.best_move):
             # Stopped inside an iteration that changed its mind: show the line played.
             report(_final_info(result, engine))
@@ -255,7 +255,7 @@ class DraughtsBoard(Board):
 
 def _final_info(result: SearchResult, engine: Any) -> SearchInfo:
     """An ``info`` report of a search's result (for a line the iterations did not show)."""
-    nps = result.nodes * 1000 // result.time_ms if result.time_ms > 0 else result.nodes
+    nps = result.nodes * 1000 // max(result.time_ms, 1)
     hashfull = engine.hashfull() if hasattr(engine, "hashfull") else 0
     return SearchInfo(depth=result.depth, seldepth=max(result.seldepth, result.depth),
                       score_cp=result.score_cp, mate_in=result.mate_in, nodes=result.nodes,
@@ -300,16 +300,22 @@ class SmallGameBoard(Board):
         self.states += self._states_after(self.state, moves)
 
     @staticmethod
-    def _states_after(state, moves: Sequence[str]) -> List:
+    def _move_of(state, text: str, where: str = "") -> Any:
+        """The legal move ``text`` names in ``state``; :class:`SessionError` (with ``where``
+        after the reason) for a finished game or a text that is not a legal move."""
+        try:
+            if state.terminal_score() is not None:
+                raise SessionError(f"illegal move {text}: the game is over{where}")
+            return state.parse_move(text)
+        except DraughtsError as exc:
+            raise SessionError(f"{exc}{where}") from None
+
+    @classmethod
+    def _states_after(cls, state, moves: Sequence[str]) -> List:
         out, played = [], []
         for text in moves:
-            try:
-                if state.terminal_score() is not None:
-                    raise SessionError(f"illegal move {text}: the game is over")
-                move = state.parse_move(text)
-            except DraughtsError as exc:
-                where = f" (after {moves_text(played)})" if played else ""
-                raise SessionError(f"{exc}{where}") from None
+            move = cls._move_of(state, text,
+                                f" (after {moves_text(played)})" if played else "")
             state = state.play(move)
             out.append(state)
             played.append(text)
@@ -329,13 +335,11 @@ class SmallGameBoard(Board):
         return list(self.state.legal_moves())
 
     def parse_moves(self, texts: Sequence[str]) -> List[Any]:
-        state, moves = self.state, []
+        moves: List[Any] = []
         for text in texts:
             try:
-                if state.terminal_score() is not None:
-                    raise SessionError(f"searchmoves: illegal move {text}: the game is over")
-                move = state.parse_move(text)
-            except DraughtsError as exc:
+                move = self._move_of(self.state, text)
+            except SessionError as exc:
                 raise SessionError(f"searchmoves: {exc}") from None
             if move not in moves:
                 moves.append(move)

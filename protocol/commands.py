@@ -394,7 +394,8 @@ SEARCHMOVES = "searchmoves"
 
 
 def go_tokens(limits: SearchLimits) -> List[str]:
-    """The arguments of ``go`` for ``limits``, in a fixed order (flags first).
+    """The arguments of ``go`` for ``limits``, in a fixed order (flags first, ``searchmoves``
+    and its moves last).
 
     >>> go_tokens(SearchLimits(depth=6, movetime_ms=500))
     ['depth', '6', 'movetime', '500']
@@ -404,6 +405,8 @@ def go_tokens(limits: SearchLimits) -> List[str]:
         value = getattr(limits, name)
         if value is not None:
             tokens += [word, str(value)]
+    if limits.searchmoves:  # move texts (a client's limits; the engine's are its moves)
+        tokens += [SEARCHMOVES, *(str(move) for move in limits.searchmoves)]
     return tokens
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import pytest
 
@@ -285,3 +285,52 @@ def test_hub_client_analyses_one_line_and_refuses_more() -> None:
             hub.analyse(Limit(depth=2), multipv=3)
         lines = hub.analyse(Limit(depth=2), multipv=1)
         assert len(lines) == 1 and lines[0].pv
+
+
+# --------------------------------------------------------------------------- review findings
+
+def run_server_with_stop(script: str) -> Tuple[List[str], str]:
+    """``script``, then a ``stop`` once the first search has started (a held search)."""
+    out, err = io.StringIO(), io.StringIO()
+    Server(io.BytesIO((script + "isready\nstop\n").encode()), out, err).run()
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def test_a_weakened_engine_analyses_and_ponders_at_its_depth() -> None:
+    depth = Skill.of_elo(ELO_MIN).depth
+    for go in ("go infinite", "go ponder"):
+        lines, err = run_server_with_stop("setoption name UCI_LimitStrength value true\n"
+                                          f"setoption name UCI_Elo value {ELO_MIN}\n{go}\n")
+        depths = [int(line.split()[2]) for line in lines if line.startswith("info depth")]
+        assert depths and max(depths) == depth, (go, lines, err)
+        assert err == "" and lines[-1].startswith("bestmove "), (go, lines, err)
+
+
+def test_a_weakened_engine_with_multipv_writes_numbered_lines_only() -> None:
+    lines = run_server("setoption name Variant value international\n"
+                       "setoption name UCI_LimitStrength value true\n"
+                       "setoption name UCI_Elo value 700\nsetoption name MultiPV value 3\n"
+                       "go depth 9\n")
+    infos = [line for line in lines if line.startswith("info depth")]
+    assert infos and all(" multipv " in line for line in infos), infos
+    chosen = lines[-1].split()[1]
+    assert chosen in {line.split(" pv ")[1].split()[0] for line in infos[-3:]}
+
+
+def test_the_client_sends_searchmoves_and_root_moves(engine) -> None:
+    engine.position()
+    result = engine.go(SearchLimits(depth=3, searchmoves=("31-26", "35-30")))
+    assert result.bestmove in ("31-26", "35-30")
+    lines = engine.analyse(Limit(depth=3), multipv=3, root_moves=["31-26", "35-30"])
+    assert sorted(line.pv[0] for line in lines) == ["31-26", "35-30"]
+    with pytest.raises(ValueError, match="1..500"):
+        engine.analyse(Limit(depth=1), multipv=501)
+
+
+def test_the_hub_client_names_skill_options_and_refuses_what_hub_cannot_say() -> None:
+    with HubEngine.popen(ENGINE) as hub:
+        hub.set_option("UCI_LimitStrength", True)
+        hub.set_option("UCI_Elo", ELO_MIN)
+        assert hub.go(Limit(depth=5)).bestmove
+        with pytest.raises(ValueError, match="searchmoves or mate"):
+            hub.go(Limit(mate=2))

@@ -35,7 +35,7 @@ from protocol.client import (
     parse_option,
 )
 from draughts_engine.search.limits import SearchLimits
-from protocol.commands import ArgumentError
+from protocol.commands import ArgumentError, go_tokens
 
 FAKE_ENGINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
 
@@ -747,8 +747,8 @@ def test_limit_takes_python_chess_names_in_seconds():
 
 @pytest.mark.parametrize("name, hint", [("movetime", "time="), ("movetime_ms", "time="),
                                         ("wtime", "white_clock="), ("binc", "black_inc="),
-                                        ("movestogo", "remaining_moves="), ("mate", "no such limit"),
-                                        ("seconds", "")])
+                                        ("movestogo", "remaining_moves="),
+                                        ("clock_id", "no such limit"), ("seconds", "")])
 def test_a_wrong_limit_name_is_a_type_error_that_names_the_limits(name, hint):
     from protocol.client import Limit
 
@@ -757,7 +757,14 @@ def test_a_wrong_limit_name_is_a_type_error_that_names_the_limits(name, hint):
     message = str(caught.value)
     assert repr(name) in message and hint in message
     assert ("time, depth, nodes, white_clock, black_clock, white_inc, black_inc, "
-            "remaining_moves, infinite, ponder") in message
+            "remaining_moves, mate, infinite, ponder") in message
+
+
+def test_limit_mate_is_go_mate() -> None:
+    from protocol.client import Limit
+
+    assert Limit(mate=3).search_limits() == SearchLimits(mate=3)
+    assert "mate 3" in " ".join(go_tokens(Limit(mate=3).search_limits()))
 
 
 @pytest.mark.parametrize("kwargs, words", [

@@ -137,6 +137,9 @@ def search_game_state(state: GameState, limits: SearchLimits = SearchLimits(),
             report(depth)
             if not counters["horizon"]:
                 break  # solved: no line was cut by the depth limit
+            if limits.mate is not None and (WIN - score <= 2 * limits.mate - 1
+                                            or depth >= 2 * limits.mate + 1):
+                break  # the win asked for is found, or there is none that short
             if not budget.another_iteration(depth, counters["nodes"], len(root_moves) == 1):
                 break
     except SearchAborted:

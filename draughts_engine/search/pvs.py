@@ -165,6 +165,7 @@ class PvsSearch:
         best_score: Optional[int] = None
         best_pv: Tuple[RawMove, ...] = (best_move,)
         completed = 0
+        best_depth = 0  # the depth of best_score: line 1 of a depth may end before the others
         done_seldepth = 0
         line = 0
         try:
@@ -180,6 +181,7 @@ class PvsSearch:
                     found.append((score, pv))
                     if line == 0:
                         best_move, best_score, best_pv = move, score, pv
+                        best_depth = depth
                         budget.first_iteration = False
                 budget.completed_depth = completed = depth
                 nodes, seldepth = tree.counters()
@@ -211,8 +213,8 @@ class PvsSearch:
             # whole count (a GUI, and ``go nodes N``, read the last info line's nodes).
             if self.on_info is not None and best_score is not None:
                 nodes, _ = tree.counters()
-                self.on_info(self._info(completed, done_seldepth, best_score, nodes,
-                                        time.perf_counter() - start, best_pv,
+                self.on_info(self._info(best_depth, max(done_seldepth, best_depth), best_score,
+                                        nodes, time.perf_counter() - start, best_pv,
                                         1 if lines > 1 else 0))
         nodes, _ = tree.counters()
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,

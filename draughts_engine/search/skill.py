@@ -78,10 +78,14 @@ class Skill:
 
     def limits(self, limits: SearchLimits) -> SearchLimits:
         """``limits`` as the weakened search uses them: at most :attr:`depth` plies, and
-        at least :data:`SKILL_LINES` lines when there is noise to choose with."""
+        at least :data:`SKILL_LINES` lines when there is noise to choose with.  An
+        ``infinite`` or ``ponder`` search becomes a search to that depth (it ends there; the
+        wire holds its ``bestmove`` back until ``stop`` or ``ponderhit`` as for any search
+        that ends early), so a weakened engine stays weak while it analyses or ponders."""
         depth = self.depth if limits.depth is None else min(limits.depth, self.depth)
         lines = max(limits.multipv, SKILL_LINES) if self.noise else limits.multipv
-        return dataclasses.replace(limits, depth=depth, multipv=lines)
+        return dataclasses.replace(limits, depth=depth, multipv=lines, infinite=False,
+                                   ponder=False)
 
     def generator(self, position_key: Any) -> random.Random:
         """The random numbers of one search of the position ``position_key`` (see the

@@ -234,7 +234,8 @@ class EngineConnection:
         """
         limits = search_limits(limits)
         if limits.infinite or limits.ponder:
-            raise ValueError("go(infinite/ponder) never ends by itself: use start_search()")
+            raise ValueError("go(infinite/ponder) never ends by itself: use start_search(), "
+                             "or analysis() to read the reports as they come")
         _check_timeout(timeout)
         self.start_search(limits, on_info=on_info)
         return self.wait_bestmove(timeout)
@@ -252,6 +253,7 @@ class EngineConnection:
         limits: Union[Limit, SearchLimits] = SearchLimits(),
         *,
         multipv: Optional[int] = None,
+        root_moves: Sequence[str] = (),
         timeout: Optional[float] = None,
     ) -> List[InfoReport]:
         """Search with ``limits`` (as for :meth:`go`) and return the lines of the deepest
@@ -261,11 +263,13 @@ class EngineConnection:
         when it differs from the last value this client set); a position with fewer legal
         moves gives fewer lines. An engine without MultiPV (every Hub engine: PROTOCOL.md
         10.10) raises :class:`ValueError` for K above 1, before anything is sent.
+        ``root_moves`` (move texts) searches only those moves (``go ... searchmoves``).
+        A weakened engine (``UCI_LimitStrength``) may play any of the lines, not line 1.
         """
         self._use_multipv(multipv)
         from protocol.client.analysis import lines_of
         seen: List[InfoReport] = []
-        self.go(limits, timeout=timeout, on_info=seen.append)
+        self.go(_with_root_moves(limits, root_moves), timeout=timeout, on_info=seen.append)
         return lines_of(seen)
 
     def analysis(
@@ -273,16 +277,19 @@ class EngineConnection:
         limits: Union[Limit, SearchLimits, None] = None,
         *,
         multipv: Optional[int] = None,
+        root_moves: Sequence[str] = (),
     ) -> "Analysis":
         """Start a search (``limits``; None: ``infinite``) and return an
         :class:`~protocol.client.analysis.Analysis`: iterate it for the ``info`` reports as
         they come, use it in ``with`` to stop the search when the block ends (python-chess's
-        ``analysis``). ``multipv`` as for :meth:`analyse`."""
+        ``analysis``). ``multipv`` and ``root_moves`` as for :meth:`analyse`. The reports
+        are every ``info`` line: lines of play, and also ``currmove`` reports and bounds
+        (``report.is_line`` tells them apart; :attr:`Analysis.lines` keeps the lines)."""
         self._use_multipv(multipv)
         from protocol.client.analysis import Analysis
         analysis = Analysis(self)
-        self.start_search(SearchLimits(infinite=True) if limits is None else limits,
-                          on_info=analysis.add)
+        self.start_search(_with_root_moves(SearchLimits(infinite=True) if limits is None
+                                           else limits, root_moves), on_info=analysis.add)
         return analysis
 
     def _use_multipv(self, lines: Optional[int]) -> None:
@@ -448,6 +455,16 @@ class EngineConnection:
         deadline = self._deadline(timeout)
         self.send_raw(line)
         self._confirm(deadline)
+
+
+def _with_root_moves(limits: Union[Limit, SearchLimits], moves: Sequence[str]) -> SearchLimits:
+    """``limits`` searching only the root moves ``moves`` (move texts; none: every move)."""
+    limits = search_limits(limits)
+    if not moves:
+        return limits
+    if isinstance(moves, str):
+        raise ValueError("root_moves is a list of move texts, not one string")
+    return dataclasses.replace(limits, searchmoves=tuple(moves))
 
 
 def _check_timeout(timeout: Optional[float]) -> None:

@@ -137,6 +137,8 @@ class Engine(EngineConnection):
                 raise ValueError(f"the engine has no MultiPV option: multipv {lines} "
                                  "cannot be asked")
             return
+        if option.max is not None and lines > option.max:
+            raise ValueError(f"multipv must be in 1..{option.max} for this engine, got {lines}")
         if getattr(self, "_multipv", 1) != lines:
             self.set_option(option.name, lines)
             self._multipv = lines

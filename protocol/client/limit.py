@@ -24,8 +24,8 @@ __all__ = ["Limit", "search_limits"]
 _FIELDS = {"time": ("movetime_ms", 1000), "depth": ("depth", 1), "nodes": ("nodes", 1),
            "white_clock": ("wtime_ms", 1000), "black_clock": ("btime_ms", 1000),
            "white_inc": ("winc_ms", 1000), "black_inc": ("binc_ms", 1000),
-           "remaining_moves": ("movestogo", 1), "infinite": ("infinite", None),
-           "ponder": ("ponder", None)}
+           "remaining_moves": ("movestogo", 1), "mate": ("mate", 1),
+           "infinite": ("infinite", None), "ponder": ("ponder", None)}
 
 #: The longest time a limit can give, in seconds (the protocol's bound on milliseconds).
 MAX_SECONDS = MAX_TIME_MS / 1000
@@ -37,8 +37,7 @@ _SEARCH_NAMES = re.compile(r"\b(" + "|".join(_LIMIT_NAME) + r")\b")
 _ALIASES = {"movetime": "time", "movetime_ms": "time", "wtime": "white_clock",
             "wtime_ms": "white_clock", "btime": "black_clock", "btime_ms": "black_clock",
             "winc": "white_inc", "winc_ms": "white_inc", "binc": "black_inc",
-            "binc_ms": "black_inc", "movestogo": "remaining_moves", "mate": None,
-            "clock_id": None}
+            "binc_ms": "black_inc", "movestogo": "remaining_moves", "clock_id": None}
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,8 @@ class Limit:
     ``time``: seconds for this move (``go movetime``); ``depth`` in plies; ``nodes``;
     ``white_clock``/``black_clock``: seconds left on each clock (both, for a clock), with
     ``white_inc``/``black_inc`` seconds added per move and ``remaining_moves`` to the next
-    time control; ``infinite``: until stopped; ``ponder``: until ``ponderhit`` or stopped.
+    time control; ``mate``: until a win in that many moves is found (``go mate``);
+    ``infinite``: until stopped; ``ponder``: until ``ponderhit`` or stopped.
     The search ends at the first limit reached.  A name that is not a limit raises
     :class:`TypeError` naming the valid ones; a value out of range
     :class:`~draughts_engine.search.limits.InvalidLimitsError` (a ``ValueError``).
@@ -67,6 +67,7 @@ class Limit:
     white_inc: Optional[float] = None
     black_inc: Optional[float] = None
     remaining_moves: Optional[int] = None
+    mate: Optional[int] = None
     infinite: bool = False
     ponder: bool = False
 

@@ -34,7 +34,7 @@ from protocol.dxp.codec import (FOLLOWER_NAME, BackRequest, Chat, DxpFormatError
                                 GameRequest, MoveMessage, encode_back_accept, encode_chat,
                                 encode_game_accept, encode_game_end, encode_move, fen_from_dxp,
                                 parse_message)
-from protocol.dxp.frames import MAX_FRAME, FrameError, FrameReader
+from protocol.dxp.frames import MAX_FRAME, FrameError, FrameReader, close_socket
 from protocol.boards import DraughtsBoard, SessionError
 from protocol.session import Session
 
@@ -294,14 +294,7 @@ class DxpFollower:
         if self.close_reason is not None:
             self.send(encode_chat(f"closing: {self.close_reason}"), _CLOSING_CHAT_TIMEOUT)
         self._abort_search()
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the reader thread, sends the FIN
-        except OSError:
-            pass
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        close_socket(self.sock)  # wakes the reader thread, sends the FIN
 
     # ---- silence ---------------------------------------------------------------------
     def _silence_deadline(self) -> Optional[float]:

@@ -15,7 +15,8 @@ import socket
 import time
 from typing import Callable, Optional
 
-__all__ = ["MAX_FRAME", "FrameError", "FrameTooLongError", "FrameTimeoutError", "FrameReader"]
+__all__ = ["MAX_FRAME", "FrameError", "FrameTooLongError", "FrameTimeoutError", "FrameReader",
+           "close_socket"]
 
 MAX_FRAME = 1024
 """Bytes in a frame at most (the standard says 127); a longer one ends the connection."""
@@ -96,3 +97,16 @@ class FrameReader:
         if self._clock() - self._begun >= self.frame_timeout:
             raise FrameTimeoutError(f"a frame left unfinished for {self.frame_timeout:g} s "
                                     f"({len(self._buffer)} bytes without its 0 byte)")
+
+
+def close_socket(sock: socket.socket) -> None:
+    """Shut a connection down both ways (which wakes a thread blocked reading it and sends the
+    FIN) and close it; errors of a connection already gone are ignored."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    try:
+        sock.close()
+    except OSError:
+        pass

@@ -45,7 +45,7 @@ from protocol.dxp.codec import (BackRequest, Chat, DxpFormatError, GameAccept, G
                                 MoveMessage, encode_back_accept, encode_game_end,
                                 encode_game_request, encode_move, parse_message)
 from protocol.dxp.follower import SEND_GAP, match_move
-from protocol.dxp.frames import FrameError, FrameReader
+from protocol.dxp.frames import FrameError, FrameReader, close_socket
 
 __all__ = ["DxpEngine", "DxpDeclinedError", "DxpGameEndedError", "INITIATOR_NAME",
            "LISTENING"]
@@ -402,14 +402,7 @@ class DxpEngine:
 
     def _close(self) -> None:
         self._closed = True
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        close_socket(self.sock)  # wakes the reader thread, sends the FIN
 
 
 def _lenient(body: str) -> Any:

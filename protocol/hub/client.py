@@ -45,6 +45,7 @@ from protocol.client.reports import EngineOption, GoResult, InfoReport
 from protocol.client.transport import Transport
 from protocol.hub.wire import (
     DEFAULT_VARIANT,
+    PARAM_OF_OPTION,
     HubSyntaxError,
     format_hub_line,
     hub_pos,
@@ -269,8 +270,11 @@ class HubEngine(EngineConnection):
         self._initialised = True
 
     def param(self, name: str) -> Optional[HubParam]:
-        """The engine's parameter for ``name``: case-insensitive, ``MoveOverhead`` = ``move-overhead``."""
+        """The engine's parameter for ``name``: case-insensitive, ``MoveOverhead`` =
+        ``move-overhead``, ``UCI_Elo`` = ``elo`` (:data:`~protocol.hub.wire.PARAM_OF_OPTION`)."""
         wanted = {name.casefold(), _kebab(name)}
+        wanted |= {param for option, param in PARAM_OF_OPTION.items()
+                   if option.casefold() == name.casefold()}
         return next((p for n, p in self.params.items() if n.casefold() in wanted), None)
 
     def option(self, name: str) -> Optional[EngineOption]:
@@ -352,6 +356,8 @@ class HubEngine(EngineConnection):
                      on_info: Optional[Callable[[InfoReport], None]] = None) -> None:
         """Send ``level`` and ``go think|ponder|analyze`` (analyze for infinite) and return."""
         limits = search_limits(limits)
+        if limits.searchmoves or limits.mate is not None:
+            raise ValueError("Hub has no word for searchmoves or mate (PROTOCOL.md 10.10)")
         self._require_idle()
         self.init()
         pairs = hub_level_pairs(limits, self.position_now.white_to_move)

@@ -28,7 +28,8 @@ from ..boards import DraughtsBoard
 from ..commands import LineError, moves_text
 from ..options import EVAL_CHOICES, OptionError
 from ..search_job import SearchJob
-from .wire import (DEFAULT_VARIANT, NUMBERING_VALUES, VARIANT_VALUES, HubSyntaxError, flip_move_text,
+from .wire import (DEFAULT_VARIANT, NUMBERING_VALUES, PARAM_OF_OPTION, VARIANT_VALUES,
+                   HubSyntaxError, flip_move_text,
                    format_hub_info, format_hub_line, hub_value, parse_hub_line,
                    parse_hub_move_text, position_from_hub_pos, uses_white_side_numbering)
 
@@ -66,8 +67,8 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("eval", "Eval", "enum", values=EVAL_CHOICES),
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
-    _Param("limit-strength", "UCI_LimitStrength", "bool"),
-    _Param("elo", "UCI_Elo", "int", ELO_MIN, ELO_MAX),
+    _Param(PARAM_OF_OPTION["UCI_LimitStrength"], "UCI_LimitStrength", "bool"),
+    _Param(PARAM_OF_OPTION["UCI_Elo"], "UCI_Elo", "int", ELO_MIN, ELO_MAX),
     _Param("seed", "Seed", "int", 0, 2 ** 31 - 1),
 )
 _BOOL_WORDS = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}

@@ -27,7 +27,11 @@ from ..commands import printable
 __all__ = ["HubSyntaxError", "parse_hub_line", "format_hub_line", "hub_value",
            "hub_pos", "position_from_hub_pos", "parse_hub_move_text", "format_hub_info",
            "hub_score", "VARIANT_VALUES", "NUMBERING_VALUES",
-           "flip_square", "flip_move_text", "uses_white_side_numbering"]
+           "flip_square", "flip_move_text", "uses_white_side_numbering", "PARAM_OF_OPTION"]
+
+#: The Hub parameter of each text-protocol option that has one whose name is not the option's
+#: own in kebab case (PROTOCOL.md 10.2): what the server declares and the client translates.
+PARAM_OF_OPTION = {"UCI_LimitStrength": "limit-strength", "UCI_Elo": "elo"}
 
 DEFAULT_VARIANT = "international"
 """What a Hub engine plays until ``set-param name=variant`` says otherwise (Scan's ``normal``)."""
