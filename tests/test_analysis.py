@@ -310,11 +310,13 @@ def test_a_weakened_engine_with_multipv_writes_numbered_lines_only() -> None:
     lines = run_server("setoption name Variant value international\n"
                        "setoption name UCI_LimitStrength value true\n"
                        "setoption name UCI_Elo value 700\nsetoption name MultiPV value 3\n"
-                       "go depth 9\n")
+                       "go depth 9\nsetoption name Seed value 3\ngo depth 9\n")
     infos = [line for line in lines if line.startswith("info depth")]
     assert infos and all(" multipv " in line for line in infos), infos
-    chosen = lines[-1].split()[1]
-    assert chosen in {line.split(" pv ")[1].split()[0] for line in infos[-3:]}
+    for number, line in enumerate(lines):
+        if line.startswith("bestmove"):
+            shown = [info for info in lines[:number] if info.startswith("info depth")][-3:]
+            assert line.split()[1] in {info.split(" pv ")[1].split()[0] for info in shown}
 
 
 def test_the_client_sends_searchmoves_and_root_moves(engine) -> None:

@@ -208,7 +208,8 @@ class Searcher:
         """The search of :attr:`skill`: its depth and lines (:meth:`Skill.limits
         <.skill.Skill.limits>`), then the move :func:`~.skill.choose_line` picks among the
         lines of the last completed depth.  ``on_info`` sees the lines the caller asked
-        for (``limits.multipv``) only."""
+        for (``limits.multipv``) only, and with more than one asked for, the move is the first
+        move of one of them."""
         skill = self.skill
         assert skill is not None
         wanted = limits.multipv
@@ -229,7 +230,9 @@ class Searcher:
                                  on_root_move)
         finally:
             self.skill = skill
-        choices = [(_line_value(info), info) for _, info in sorted(lines.items()) if info.pv]
+        # With several lines asked for, the move is one of those shown; else one of all.
+        choices = [(_line_value(info), info) for number, info in sorted(lines.items())
+                   if info.pv and (wanted <= 1 or number <= wanted)]
         if result.best_move is None or not choices:
             return result
         chosen = choose_line(choices, skill.noise, skill.generator(position.fen()))
