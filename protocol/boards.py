@@ -230,6 +230,12 @@ class DraughtsBoard(Board):
         legal = position.legal_moves()
         if not legal:
             return None, None
+        book_move = engine.book_move(position, limits, self.game.ply) \
+            if hasattr(engine, "book_move") else None
+        if book_move in legal:
+            on_info(SearchInfo(depth=0, seldepth=0, score_cp=None, mate_in=None, nodes=0, nps=0,
+                               time_ms=0, hashfull=0, pv=(book_move,), book=True))
+            return book_move, None
         shown: List[Optional[SearchInfo]] = [None]
 
         def report(info: SearchInfo) -> None:

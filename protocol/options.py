@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
+from draughts_engine.book import BUILTIN, DEFAULT_BOOK_DEPTH
 from draughts_engine.eval import evaluation_names
 from draughts_engine.games import GAME_NAMES
 from draughts_engine.search.limits import MAX_MULTIPV
@@ -46,8 +47,9 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: ``kind`` is ``spin``, ``check``, ``combo`` or ``button`` (an action with
-    no value: ``setoption name Clear Hash``)."""
+    """One option: ``kind`` is ``spin``, ``check``, ``combo``, ``string`` (any text of one
+    line, kept as given: a file name) or ``button`` (an action with no value:
+    ``setoption name Clear Hash``)."""
 
     name: str
     kind: str
@@ -89,6 +91,10 @@ class OptionSpec:
             if not self.low <= value <= self.high:
                 raise OptionError(f"must be in {self.low}..{self.high}, got {value}", self.name)
             return value
+        if self.kind == "string":
+            if not text:
+                raise OptionError("needs a value", self.name)
+            return text
         if self.kind == "check":
             lowered = text.lower()
             if lowered not in ("true", "false"):
@@ -123,6 +129,9 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("UCI_LimitStrength", "check", False),
     OptionSpec("UCI_Elo", "spin", ELO_DEFAULT, ELO_MIN, ELO_MAX),
     OptionSpec("Seed", "spin", 0, 0, 2 ** 31 - 1),
+    OptionSpec("OwnBook", "check", True),
+    OptionSpec("BookFile", "string", BUILTIN),
+    OptionSpec("BookDepth", "spin", DEFAULT_BOOK_DEPTH, 0, 200),
     OptionSpec("Clear Hash", "button", True),
 )
 

@@ -49,7 +49,10 @@ wait short (a search that stops at once lets the commands before that ``quit`` r
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
     """The ``info`` line of one search report (``multipv`` only for a search of several
-    lines, a bound only for a failed aspiration window)."""
+    lines, a bound only for a failed aspiration window); a book move is ``info string book
+    <move>``."""
+    if getattr(info, "book", False):
+        return f"info string book {pv[0] if pv else ''}".rstrip()
     if info.mate_in is not None:
         score = f"score mate {info.mate_in}"
     else:

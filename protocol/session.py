@@ -23,7 +23,7 @@ from draughts_engine.search.limits import SearchLimits
 
 from .boards import (Board, DraughtsBoard, InfoCallback, RootMoveCallback, SearchOutcome,
                      SessionError, new_board)
-from .options import Options, Value
+from .options import OptionError, Options, Value
 
 __all__ = ["Session", "SessionError"]
 
@@ -39,6 +39,7 @@ class Session:
         self.options.values["Variant"] = self.board.variant_name
         self._engine: Any = engine
         self._engine_lock = threading.Lock()  # the engine is built once, whoever asks first
+        self._book: Any = None  # the BookFile read when it was set (None: the built-in book)
 
     # ---- engine ---------------------------------------------------------------------
     def engine(self) -> Any:
@@ -51,6 +52,7 @@ class Session:
                                         algorithm=str(self.options["Search"]),
                                         endgame_tables=bool(self.options["EndgameTables"]))
                 self._apply_skill(self._engine)
+                self._apply_book(self._engine)
             return self._engine
 
     def _apply_skill(self, engine: Any) -> None:
@@ -62,6 +64,16 @@ class Session:
         limited = bool(self.options["UCI_LimitStrength"])
         engine.set_skill(Skill.of_elo(int(self.options["UCI_Elo"]), int(self.options["Seed"]))
                          if limited else None)
+
+    def _apply_book(self, engine: Any) -> None:
+        """Give ``engine`` the book the options ask for (``OwnBook``, ``BookFile``,
+        ``BookDepth``, ``Seed``), when it can play from one (a test's fake may not)."""
+        if not hasattr(engine, "set_book"):
+            return
+        from draughts_engine.book import BookPlayer
+        engine.set_book(BookPlayer(str(self.options["BookFile"]), int(self.options["BookDepth"]),
+                                   int(self.options["Seed"]), self._book)
+                        if self.options["OwnBook"] else None)
 
     def engine_if_built(self) -> Any:
         """The search engine if it was built, else None (nothing to tell it yet)."""
@@ -84,12 +96,15 @@ class Session:
         """Validate and apply one option; returns (canonical name, value).
 
         Raises :class:`~protocol.options.OptionError` (nothing changed) for an unknown
-        option or a bad value.  ``Variant`` puts a new board of that variant on the table.
+        option or a bad value.  ``Variant`` puts a new board of that variant on the table;
+        ``BookFile`` is read at once (a file that is not a book is a bad value).
         """
         option, value = self.options.resolve(name, raw)
         if option == "Variant":
             self.set_variant(str(value))
             return option, value
+        if option == "BookFile":
+            self._book = _read_book(str(value))
         if option == "Notation" and isinstance(self.board, DraughtsBoard):
             self.board.set_notation(str(value))
         engine = self._engine
@@ -109,6 +124,8 @@ class Session:
         self.options.values[option] = value
         if engine is not None and option in ("UCI_LimitStrength", "UCI_Elo", "Seed"):
             self._apply_skill(engine)
+        if engine is not None and option in ("OwnBook", "BookFile", "BookDepth", "Seed"):
+            self._apply_book(engine)
         return option, value
 
     def set_variant(self, variant: str, clear_engine: bool = True) -> None:
@@ -144,3 +161,15 @@ class Session:
         ``on_root_move`` the root move being searched (``currmove``), if given.
         """
         return self.board.search(self.engine(), limits, on_info, stop, on_root_move)
+
+
+def _read_book(path: str) -> Any:
+    """The book of the ``BookFile`` option (None for the built-in books, read on first use);
+    :class:`~protocol.options.OptionError` when ``path`` is not a readable book."""
+    from draughts_engine.book import BUILTIN, BookError, OpeningBook
+    if path == BUILTIN:
+        return None
+    try:
+        return OpeningBook.load(path)
+    except BookError as exc:
+        raise OptionError(str(exc), "BookFile") from None

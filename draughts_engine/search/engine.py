@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
+from ..book import BookError, BookPlayer
 from ..eval import evaluation_key
 from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
@@ -92,6 +93,7 @@ class Searcher:
         self.evaluation = "full"
         self.algorithm = "pvs"
         self.skill: Optional[Skill] = None  # UCI_LimitStrength: see set_skill
+        self.book: Optional[BookPlayer] = None  # OwnBook: see set_book
         self.set_evaluation(evaluation)
         self.set_algorithm(algorithm)
 
@@ -110,6 +112,32 @@ class Searcher:
         """Play at the strength of ``skill`` (a :class:`~.skill.Skill`), or at full
         strength (None)."""
         self.skill = skill
+
+    def set_book(self, book: Optional[BookPlayer]) -> None:
+        """Play the moves of ``book`` (a :class:`~..book.BookPlayer`) where it has some (see
+        :meth:`book_move`), or no book (None)."""
+        self.book = book
+
+    def book_move(self, position: Position, limits: SearchLimits, ply: int) -> Optional[Any]:
+        """The book's move for ``position``, ``ply`` plies into the game, or None: no book,
+        not in the book, or a search the book does not answer.
+
+        The book answers a search for a move in a game: a clock or a move time, one line,
+        all root moves, full strength.  It never answers ``infinite``, ``ponder``, ``mate``,
+        ``searchmoves``, MultiPV above 1, a fixed depth or node count (an analysis, a test
+        of the search) or a weakened engine (its strength was calibrated without a book).
+        A book that cannot be read counts as no book.
+        """
+        if self.book is None or self.skill is not None:
+            return None
+        if (limits.infinite or limits.ponder or limits.mate is not None or limits.searchmoves
+                or limits.multipv > 1 or limits.depth is not None or limits.nodes is not None
+                or not limits.is_timed):
+            return None
+        try:
+            return self.book.choose(position, ply)
+        except BookError:
+            return None
 
     def clear_hash(self) -> None:
         """Empty the transposition table (the game and the move ordering's history stay)."""

@@ -173,6 +173,8 @@ class SearchInfo:
     is "" for a resolved score, :data:`LOWERBOUND` or :data:`UPPERBOUND` for the
     score of an aspiration window that failed high or low (reported only once a search
     has run a second: the score is not yet known, the line is the one searched).
+    ``book`` is True for the one report of a move played from the opening book (``pv`` is
+    that move; nothing was searched: depth, counts and score are 0 or None).
     """
 
     depth: int
@@ -187,6 +189,7 @@ class SearchInfo:
     tbhits: int = 0
     multipv: int = 0
     bound: str = ""
+    book: bool = False
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ class _HubSearch(SearchJob):
         self.text = text
 
     def report(self, info: SearchInfo) -> None:
-        if info.bound:  # Hub's info has no word for an unresolved score: wait for the real one
+        if info.bound or info.book:  # Hub's info has no word for these: a real one will come
             return
         self.hub.send_info(format_hub_info(info, [self.text(move) for move in info.pv]))
 
