@@ -101,6 +101,13 @@ def test_a_move_after_going_back_makes_a_variation_kept_in_the_pdn(page, web):
     page.evaluate(f"act('pdn', {{pdn: {json.dumps(pdn)}}})")
     page.wait_for("document.querySelectorAll('#moves .variation, #moves-ahead .variation')"
                   ".length === 1", WAIT, "the variation read back")
+    # the side line's buttons, clicked as a person would: promote makes it the main line
+    # (the old main line becomes the side line), delete removes it
+    page.evaluate("document.querySelector('.variation .var-promote').click()")
+    page.wait_for("document.querySelectorAll('.variation').length === 1 && "
+                  "!!document.querySelector('.variation .var-delete')", WAIT, "promoted")
+    page.evaluate("document.querySelector('.variation .var-delete').click()")
+    page.wait_for("document.querySelectorAll('.variation').length === 0", WAIT, "deleted")
 
 
 def test_the_svg_export_is_the_position_shown(page, web):

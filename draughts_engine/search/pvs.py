@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..bitboard import popcount
@@ -225,21 +226,29 @@ class PvsSearch:
         """Line ``line`` (0 = the best) of iteration ``depth``, in an aspiration window
         around its ``previous`` score; a failed window is reported once the search has
         run :data:`REPORT_AFTER` seconds."""
-        root_search = tree.root_search
-        if line:
-            def root_search(d: int, alpha: int, beta: int) -> Tuple[int, RawMove]:
-                return tree.root_search(d, alpha, beta, line)
-        on_bound = None
-        if self.on_info is not None:
-            def on_bound(score: int, bound: str) -> None:
-                elapsed = time.perf_counter() - start
-                if elapsed >= REPORT_AFTER:
-                    nodes, seldepth = tree.counters()
-                    pv = tree.pv() or (self.root_moves[line],)
-                    self.on_info(self._info(depth, max(seldepth, depth), score, nodes, elapsed,
-                                            pv, line + 1 if self.limits.multipv > 1 else 0,
-                                            bound))
-        return search_window(root_search, depth, previous, on_bound)
+        root_search = partial(tree.root_search, first=line) if line else tree.root_search
+        return search_window(root_search, depth, previous,
+                             self._bound_reporter(tree, depth, line, start))
+
+    def _bound_reporter(self, tree: Any, depth: int, line: int,
+                        start: float) -> Optional[Callable[[int, str], None]]:
+        """``search_window``'s ``on_bound`` for line ``line``: a report with the bound once
+        the search has run :data:`REPORT_AFTER` seconds (None without ``on_info``)."""
+        if self.on_info is None:
+            return None
+        on_info = self.on_info
+        lines = self.limits.multipv
+
+        def on_bound(score: int, bound: str) -> None:
+            elapsed = time.perf_counter() - start
+            if elapsed >= REPORT_AFTER:
+                nodes, seldepth = tree.counters()
+                pv = tree.pv() or (self.root_moves[line],)
+                on_info(self._info(depth, max(seldepth, depth), score, nodes, elapsed, pv,
+                                   line + 1 if lines > 1 else 0, bound))
+
+        return on_bound
+
 
     def _root_move_reporter(self, start: float) -> Callable[[int, RawMove, int], None]:
         """The tree's root-move hook: a :class:`~.limits.RootMoveInfo` to ``on_root_move``

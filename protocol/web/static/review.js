@@ -100,6 +100,18 @@ function moveSpan(move, current, onNode, className) {
 }
 
 /* A side line: ( label move move ... ) with promote and delete buttons. */
+
+/** A small button of a side line (promote, delete); a click does not also select the move. */
+function lineButton(className, text, title, action) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = text;
+  button.title = title;
+  button.addEventListener("click", (e) => { e.stopPropagation(); action(); });
+  return button;
+}
+
 function variationElement(moves, onNode, onPromote, onDelete) {
   const box = document.createElement("span");
   box.className = "variation";
@@ -115,20 +127,9 @@ function variationElement(moves, onNode, onPromote, onDelete) {
     box.appendChild(moveSpan(move, false, onNode, "move"));
     box.appendChild(document.createTextNode(" "));
   });
-  const promote = document.createElement("button");
-  promote.type = "button";
-  promote.className = "var-promote";
-  promote.textContent = "↑";
-  promote.title = "Make this line the main line";
-  promote.addEventListener("click", (e) => { e.stopPropagation(); onPromote(moves[0].id); });
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.className = "var-delete";
-  remove.textContent = "×";
-  remove.title = "Delete this line";
-  remove.addEventListener("click", (e) => { e.stopPropagation(); onDelete(moves[0].id); });
-  box.appendChild(promote);
-  box.appendChild(remove);
+  box.appendChild(lineButton("var-promote", "↑", "Make this line the main line",
+                             () => onPromote(moves[0].id)));
+  box.appendChild(lineButton("var-delete", "×", "Delete this line", () => onDelete(moves[0].id)));
   box.appendChild(document.createTextNode(" )"));
   return box;
 }
