@@ -155,7 +155,7 @@ def test_searcher_plays_the_book_only_for_a_move_in_a_game() -> None:
 # ---- options and the wire ---------------------------------------------------------------
 def test_book_options_are_declared_and_validated(tmp_path) -> None:
     lines = Options().lines()
-    assert "option name OwnBook type check default true" in lines
+    assert "option name OwnBook type check default false" in lines
     assert f"option name BookFile type string default {BUILTIN}" in lines
     assert "option name BookDepth type spin default 20 min 0 max 200" in lines
     session = Session("english")
@@ -180,6 +180,7 @@ def test_a_book_move_is_reported_as_an_info_string(tmp_path) -> None:
     path = str(tmp_path / "b.txt")
     small_book().save(path)
     session = Session("english")
+    session.set_option("OwnBook", "true")
     session.set_option("BookFile", path)
     session.set_option("Seed", "3")
     infos: List[SearchInfo] = []
@@ -197,8 +198,8 @@ def test_server_answers_from_the_book(tmp_path) -> None:
     small_book().save(path)
     with Engine.popen([sys.executable, "-m", "protocol"], timeout=20, search_timeout=60) as eng:
         out = []
-        for line in (f"setoption name BookFile value {path}", "position startpos",
-                     "go movetime 5000"):
+        for line in ("setoption name OwnBook value true", f"setoption name BookFile value {path}",
+                     "position startpos", "go movetime 5000"):
             eng.send_raw(line)
         out += eng.read_until(lambda line: line.startswith("bestmove"), timeout=30)
         for line in ("setoption name OwnBook value false", "go depth 1"):
