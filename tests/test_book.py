@@ -155,7 +155,7 @@ def test_searcher_plays_the_book_only_for_a_move_in_a_game() -> None:
 # ---- options and the wire ---------------------------------------------------------------
 def test_book_options_are_declared_and_validated(tmp_path) -> None:
     lines = Options().lines()
-    assert "option name OwnBook type check default true" in lines
+    assert "option name OwnBook type check default false" in lines
     assert f"option name BookFile type string default {BUILTIN}" in lines
     assert "option name BookDepth type spin default 20 min 0 max 200" in lines
     session = Session("english")
