@@ -24,7 +24,8 @@ POLL_SECONDS = 0.1
 
 
 def lines_of(reports: Sequence[InfoReport]) -> List[InfoReport]:
-    """The lines of the deepest depth with a line 1, best first (``multipv`` 1, 2, ...).
+    """The lines of the deepest depth that has them all, best first (``multipv`` 1, 2, ...):
+    a search stopped inside a depth reports its line 1 alone, and that depth is passed over.
 
     Reports that are not lines of play (bounds, ``currmove``, ``string``) are skipped; a
     later report of the same depth and number replaces an earlier one (a search cut short
@@ -34,9 +35,12 @@ def lines_of(reports: Sequence[InfoReport]) -> List[InfoReport]:
     for report in reports:
         if report.is_line:
             by_depth.setdefault(report.depth, {})[report.multipv or 1] = report  # type: ignore
+    if not by_depth:
+        return []
+    wanted = max(len(lines) for lines in by_depth.values())  # a depth cut short has fewer
     for depth in sorted(by_depth, reverse=True):
         lines = by_depth[depth]
-        if 1 in lines:
+        if 1 in lines and len(lines) == wanted:
             return [lines[number] for number in sorted(lines)]
     return []
 
