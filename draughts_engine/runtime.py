@@ -18,7 +18,7 @@ import sys
 from typing import Any, Callable
 
 __all__ = ["PYPY", "IMPLEMENTATION", "TRACED", "TRACED_ENV", "JIT_PARAMS", "JIT_PARAMS_ENV",
-           "tune_jit", "compile_apart"]
+           "tune_jit", "compile_apart", "max_threads"]
 
 #: ``sys.implementation.name``: ``"cpython"``, ``"pypy"``, ... (the same as
 #: ``platform.python_implementation()``, lower case; ``platform`` is slow to import).
@@ -91,3 +91,11 @@ def tune_jit() -> bool:
 
 
 tune_jit()
+
+
+def max_threads() -> int:
+    """Processes a search may use here (the ``Threads`` option's maximum): the cores,
+    or 1 where the parallel search's helpers cannot run (outside POSIX: Windows)."""
+    if os.name != "posix":
+        return 1
+    return max(1, os.cpu_count() or 1)

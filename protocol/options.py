@@ -12,6 +12,7 @@ from typing import Dict, List, Optional, Tuple, Union
 from draughts_engine.book import BUILTIN, DEFAULT_BOOK_DEPTH
 from draughts_engine.eval import evaluation_names
 from draughts_engine.games import GAME_NAMES
+from draughts_engine.runtime import max_threads
 from draughts_engine.search.limits import MAX_MULTIPV
 from draughts_engine.search.skill import ELO_DEFAULT, ELO_MAX, ELO_MIN
 from draughts_engine.variants import UnknownVariantError, get_variant
@@ -119,6 +120,7 @@ EVAL_CHOICES: Tuple[str, ...] = evaluation_names()
 OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("Variant", "combo", DEFAULT_VARIANT, choices=VARIANT_VALUES),
     OptionSpec("Hash", "spin", 16, 1, 1024),
+    OptionSpec("Threads", "spin", 1, 1, max_threads()),
     OptionSpec("Search", "combo", "pvs", choices=("pvs", "minimax", "negamax", "alphabeta", "negascout")),
     OptionSpec("Eval", "combo", "full", choices=EVAL_CHOICES),
     OptionSpec("Ponder", "check", False),

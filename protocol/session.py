@@ -53,6 +53,7 @@ class Session:
                                         endgame_tables=bool(self.options["EndgameTables"]))
                 self._apply_skill(self._engine)
                 self._apply_book(self._engine)
+                self._apply_threads(self._engine)
             return self._engine
 
     def _apply_skill(self, engine: Any) -> None:
@@ -64,6 +65,17 @@ class Session:
         limited = bool(self.options["UCI_LimitStrength"])
         engine.set_skill(Skill.of_elo(int(self.options["UCI_Elo"]), int(self.options["Seed"]))
                          if limited else None)
+
+    def _apply_threads(self, engine: Any) -> None:
+        """Start the search helpers ``Threads`` asks for, when ``engine`` can use them (a
+        test's fake may not); :class:`OptionError` when they cannot be started."""
+        if not hasattr(engine, "set_threads"):
+            return
+        from draughts_engine.search.parallel import HelperError
+        try:
+            engine.set_threads(int(self.options["Threads"]))
+        except HelperError as exc:
+            raise OptionError(f"cannot start the search helpers ({exc})", "Threads") from None
 
     def _apply_book(self, engine: Any) -> None:
         """Give ``engine`` the book the options ask for (``OwnBook``, ``BookFile``,
@@ -107,6 +119,15 @@ class Session:
             self._book = _read_book(str(value))
         if option == "Notation" and isinstance(self.board, DraughtsBoard):
             self.board.set_notation(str(value))
+        if option == "Threads":  # helpers start now, not in the middle of the first search
+            previous = self.options.values[option]
+            self.options.values[option] = value
+            try:
+                self._apply_threads(self.engine())
+            except OptionError:
+                self.options.values[option] = previous
+                raise
+            return option, value
         engine = self._engine
         if option == "Clear Hash":
             if engine is not None and hasattr(engine, "clear_hash"):

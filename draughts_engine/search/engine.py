@@ -48,6 +48,9 @@ from .draughts_state import DraughtsState
 from .interface import WIN, RootMoves
 from .skill import Skill, choose_line
 from .limits import RootMoveInfo, SearchInfo, SearchLimits, SearchResult, score_to_protocol
+from ..runtime import max_threads
+from .parallel import HelperPool
+from .parallel_role import ParallelRole
 from .pvs import PvsSearch
 from .tree import MAX_PLY, PROBE_MARGIN
 from .tt import TranspositionTable
@@ -94,6 +97,8 @@ class Searcher:
         self.algorithm = "pvs"
         self.skill: Optional[Skill] = None  # UCI_LimitStrength: see set_skill
         self.book: Optional[BookPlayer] = None  # OwnBook: see set_book
+        self.threads = 1  # processes per search: see set_threads
+        self._pool: Optional[HelperPool] = None
         self.set_evaluation(evaluation)
         self.set_algorithm(algorithm)
 
@@ -104,9 +109,43 @@ class Searcher:
         return self._tt.size_mb
 
     def new_game(self) -> None:
-        """Forget everything learnt: transposition table, killers and history."""
+        """Forget everything learnt: transposition table, killers and history (the
+        helpers' too)."""
         self._tt.clear()
         self._history.clear()
+        if self._pool is not None:
+            self._pool.new_game()
+
+    def set_threads(self, count: int) -> None:
+        """Search with ``count`` processes (1..:func:`~..runtime.max_threads`): this one and
+        ``count - 1`` helpers, started now and kept until :meth:`close` or the next change.
+
+        Raises ValueError for a count out of range, :class:`~.parallel.HelperError` when
+        the helpers cannot be started (the engine then searches in one process).
+        """
+        if not isinstance(count, int) or not 1 <= count <= max_threads():
+            raise ValueError(f"threads must be 1..{max_threads()}, got {count!r}")
+        if count == self.threads and (count == 1 or self._pool is not None):
+            return
+        self._close_pool()
+        self.threads = 1
+        if count > 1:
+            self._pool = HelperPool(count - 1, self.hash_mb)
+            self.threads = count
+
+    def helper_pids(self) -> Tuple[int, ...]:
+        """The process ids of the running helpers (none with one thread)."""
+        return tuple(self._pool.pids()) if self._pool is not None else ()
+
+    def close(self) -> None:
+        """End the helper processes (the engine then searches in one process)."""
+        self._close_pool()
+        self.threads = 1
+
+    def _close_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
 
     def set_skill(self, skill: Optional[Skill]) -> None:
         """Play at the strength of ``skill`` (a :class:`~.skill.Skill`), or at full
@@ -144,8 +183,14 @@ class Searcher:
         self._tt.clear()
 
     def set_hash_size(self, mb: int) -> None:
-        """Resize (and clear) the transposition table; ``InvalidHashSizeError`` if out of range."""
+        """Resize (and clear) the transposition table (and the helpers' shared table);
+        ``InvalidHashSizeError`` if out of range."""
         self._tt.resize(mb)
+        if self._pool is not None:
+            threads = self.threads
+            self._close_pool()
+            self.threads = 1
+            self.set_threads(threads)
 
     def set_evaluation(self, name: str) -> None:
         """Choose the evaluation by name (``UnknownEvaluationError`` if unknown)."""
@@ -221,12 +266,33 @@ class Searcher:
         try:
             if self.algorithm != "pvs":
                 return self._search_classic(position, limits, on_info, stop)
-            return PvsSearch(position, limits, history, on_info, stop, table=self._tt,
-                             move_history=self._history, ponderhit=self._ponderhit,
-                             evaluation=self.evaluation, pruning=self.pruning,
-                             endgame=self.endgame(position), on_root_move=on_root_move).run()
+            pool = self._pool
+            if (pool is None or limits.multipv > 1 or limits.searchmoves
+                    or limits.mate is not None):
+                return self.search_pvs(position, limits, history, on_info, stop, on_root_move)
+            role = pool.start(position, history, self.evaluation, self.pruning,
+                              self.endgame_tables, len(history))
+            try:
+                return self.search_pvs(position, limits, history, on_info, stop, on_root_move,
+                                       role)
+            finally:
+                pool.stop()
         finally:
             self._ponderhit.clear()
+
+    def search_pvs(self, position: Position, limits: SearchLimits,
+                   history: Sequence[Tuple[int, int, int, bool]] = (),
+                   on_info: Optional[Callable[[SearchInfo], None]] = None,
+                   stop: Optional[threading.Event] = None,
+                   on_root_move: Optional[Callable[[RootMoveInfo], None]] = None,
+                   parallel: Optional[ParallelRole] = None) -> SearchResult:
+        """The engine's own search (:class:`~.pvs.PvsSearch`) in one process, or as one of
+        the processes of a parallel search (``parallel``: its role)."""
+        return PvsSearch(position, limits, history, on_info, stop, table=self._tt,
+                         move_history=self._history, ponderhit=self._ponderhit,
+                         evaluation=self.evaluation, pruning=self.pruning,
+                         endgame=self.endgame(position), on_root_move=on_root_move,
+                         parallel=parallel).run()
 
     def _search_weakened(self, position: Position, limits: SearchLimits,
                          history: Sequence[Tuple[int, int, int, bool]],

@@ -27,6 +27,7 @@ from .interface import MATE_BOUND, WIN
 from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLimits,
                      SearchResult, score_to_protocol)
 from .ordering import age_history, new_killers, sort_root_moves
+from .parallel_role import ParallelRole, PublishingBudget
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
 
@@ -90,7 +91,8 @@ class PvsSearch:
                  stop: Optional[threading.Event], *, table: TranspositionTable,
                  move_history: Dict[int, int], ponderhit: threading.Event,
                  evaluation: str, pruning: bool, endgame: Any = None,
-                 on_root_move: Optional[Callable[[RootMoveInfo], None]] = None) -> None:
+                 on_root_move: Optional[Callable[[RootMoveInfo], None]] = None,
+                 parallel: Optional[ParallelRole] = None) -> None:
         self.position = position
         self.limits = limits
         root = position.raw
@@ -107,6 +109,7 @@ class PvsSearch:
         self.pruning = pruning
         self.endgame = endgame
         self.on_root_move = on_root_move
+        self.parallel = parallel
         self.root_tbhits = 0
 
     def run(self) -> SearchResult:
@@ -123,7 +126,14 @@ class PvsSearch:
         limits = self.limits
         start = time.perf_counter()
         age_history(self.move_history)
-        budget = SearchBudget(limits, position.white_to_move, self.stop, self.ponderhit, start)
+        parallel = self.parallel
+        if parallel is not None and parallel.publish_nodes is not None:
+            budget: SearchBudget = PublishingBudget(parallel.publish_nodes, limits,
+                                                    position.white_to_move, self.stop,
+                                                    self.ponderhit, start)
+        else:
+            budget = SearchBudget(limits, position.white_to_move, self.stop, self.ponderhit,
+                                  start)
         root_moves = position.generator.moves(*position.raw)
         if not root_moves:
             return SearchResult(None, None, None, None, 0, 0, 0, 0, ())
@@ -155,7 +165,8 @@ class PvsSearch:
             prune=self.pruning and mate is None, game_path=self.history, root_moves=root_moves,
             budget=budget, probe=probe, probe_pieces=probe_pieces,
             no_moves_wins=variant.goal == LOSE_GOAL, restricted_root=restricted,
-            on_root_move=self._root_move_reporter(start) if self.on_root_move else None)
+            on_root_move=self._root_move_reporter(start) if self.on_root_move else None,
+            shared=parallel.table.access() if parallel is not None else None)
         self.tree = tree
         self.root_moves = root_moves
 
@@ -169,10 +180,13 @@ class PvsSearch:
         best_depth = 0  # the depth of best_score: line 1 of a depth may end before the others
         done_seldepth = 0
         line = 0
+        skip = parallel.skip if parallel is not None else None
         try:
             for depth in range(1, last_depth + 1):
                 if depth > budget.depth_limit:
                     break
+                if skip is not None and skip(depth):
+                    continue
                 tree.new_iteration()
                 found: List[Tuple[int, Tuple[RawMove, ...]]] = []
                 for line in range(lines):
@@ -218,6 +232,8 @@ class PvsSearch:
                                         nodes, time.perf_counter() - start, best_pv,
                                         1 if lines > 1 else 0))
         nodes, _ = tree.counters()
+        if parallel is not None and parallel.helper_nodes is not None:
+            nodes += parallel.helper_nodes()
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,
                             time.perf_counter() - start)
 
@@ -299,6 +315,8 @@ class PvsSearch:
     def _info(self, depth: int, seldepth: int, score: int, nodes: int, elapsed: float,
               pv: Sequence[RawMove], multipv: int = 0, bound: str = "") -> SearchInfo:
         cp, mate = score_to_protocol(score)
+        if self.parallel is not None and self.parallel.helper_nodes is not None:
+            nodes += self.parallel.helper_nodes()
         return SearchInfo(depth, seldepth, cp, mate, nodes, int(nodes / max(elapsed, 1e-6)),
                           int(elapsed * 1000), self.table.hashfull(), self._moves_of_pv(pv),
                           self.root_tbhits + self.tree.tbhits(), multipv, bound)

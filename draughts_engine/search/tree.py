@@ -30,10 +30,11 @@ from ..runtime import compile_apart
 from .budget import POLL_NODES, SearchBudget
 from .interface import MATE_BOUND, WIN
 from .ordering import LMR, Killers, make_move_ordering
+from .shared_table import FINGERPRINT_MASK, SharedAccess
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, cutoff
 
 __all__ = ["TreeSearch", "make_tree_search", "make_repetition_test", "MAX_PLY", "INFINITY",
-           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "PROBE_MARGIN"]
+           "PRUNE_DEPTH", "RFP_MARGIN", "FUTILITY_MARGINS", "PROBE_MARGIN", "SHARED_DEPTH"]
 
 MAX_PLY = 256
 """Deepest ply (with extensions and quiescence) a search path may reach."""
@@ -44,6 +45,7 @@ RFP_MARGIN = 80       # ... fail high if eval - RFP_MARGIN * depth >= beta
 FUTILITY_MARGINS = (0, 150, 250, 1 << 20)  # ... fail low if eval + margin[depth] <= alpha
 REPETITION_SCAN = 1024  # plies of reversible history compared for a repetition, at most
 PROBE_MARGIN = 8      # endgame databases asked when the root has at most this many pieces more
+SHARED_DEPTH = 2      # nodes this far from the horizon, or more, use the shared table
 
 #: A raw position: (white, black, kings, white_to_move).
 RawPosition = Tuple[int, int, int, bool]
@@ -110,7 +112,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                      budget: SearchBudget, probe: Optional[Probe] = None,
                      probe_pieces: int = 0, no_moves_wins: bool = False,
                      restricted_root: bool = False,
-                     on_root_move: Optional[RootMoveHook] = None) -> TreeSearch:
+                     on_root_move: Optional[RootMoveHook] = None,
+                     shared: Optional[SharedAccess] = None) -> TreeSearch:
     """The tree of one search.
 
     ``evaluate(w, b, k, wtm)`` is the static evaluation for the side to move;
@@ -130,6 +133,9 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     ``restricted_root``: ``root_moves`` are not all the legal moves (``searchmoves``), so
     the root's result is not stored in the table.  ``on_root_move(depth, move, index)`` is
     called before each root move is searched (``index`` in ``root_moves``).
+    ``shared``: a table shared with the other processes of a parallel search
+    (:mod:`.shared_table`); nodes at least :data:`SHARED_DEPTH` plies from the horizon
+    store their result there too, and read it there when ``table`` has nothing as deep.
     """
     # ---- names bound for the hot loops ------------------------------------------------
     # In the closures below a position is (w, b, k, wtm): the white pieces, the
@@ -176,6 +182,10 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
     seldepth = 0                       # deepest ply reached
     next_poll = POLL_NODES             # node count of the next budget poll
     current_best: List[Optional[RawMove]] = [None]
+    sharing = shared is not None
+    shared_probe = shared.probe if shared is not None else None
+    shared_store = shared.store if shared is not None else None
+    FP = FINGERPRINT_MASK
 
     def table_score(w: int, b: int, k: int, wtm: bool, rev: int, ply: int) -> Optional[int]:
         """The databases' exact score of a position they cover (a win or loss as a mate
@@ -291,10 +301,25 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
                 score = cutoff(entry, depth, alpha, beta, ply)
                 if score is not None:
                     return score
+        shared_move = 0
+        if sharing and depth >= SHARED_DEPTH and (entry is None or entry[0] < depth):
+            found = shared_probe(key)  # type: ignore[misc]
+            if found is not None:
+                if found[0] >= depth and not pv:
+                    score = cutoff(found, depth, alpha, beta, ply)
+                    if score is not None:
+                        return score
+                if tt_move is None:
+                    shared_move = found[3]
         moves = moves_of(w, b, k, wtm)
         if not moves:
             return NO_MOVES * (WIN_ - ply)
         n = len(moves)
+        if shared_move and n > 1:
+            for m in moves:
+                if (hash(m) & FP) | 1 == shared_move:
+                    tt_move = m
+                    break
         capture = moves[0][2]
         threatened = None  # whether the opponent could capture now (computed when needed)
         if prune and not pv and depth <= PRUNE_DEPTH and not capture and -MATE < beta < MATE:
@@ -365,6 +390,8 @@ def make_tree_search(gen: MoveGenerator, evaluate: Callable[[int, int, int, bool
         elif stored <= -MATE:
             stored -= ply
         tt[key] = (depth, stored, flag, best_move)
+        if sharing and depth >= SHARED_DEPTH:
+            shared_store(key, depth, stored, flag, best_move)  # type: ignore[misc]
         return best
 
     def root_search(depth: int, alpha: int, beta: int, first: int = 0) -> Tuple[int, RawMove]:

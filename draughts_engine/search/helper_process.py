@@ -1,0 +1,87 @@
+"""A helper process of the parallel search (started by :class:`~.parallel.HelperPool`).
+
+Usage (by the pool only): ``python -m draughts_engine.search.helper_process FD ENTRIES INDEX``.
+``FD`` is the inherited descriptor of the shared table of ``ENTRIES`` entries, ``INDEX``
+the helper's number (its node-count slot and depth-skipping pattern).
+
+Standard input carries one JSON object per line: ``{"cmd": "go", ...}`` (search the
+position until the next command), ``{"cmd": "stop"}``, ``{"cmd": "newgame"}`` (forget the
+tables).  The search runs in the main thread; a reader thread takes the commands and,
+at the end of the input (the parent ended, however), ends the process at once.  The
+helper writes nothing: it works only through the shared table.  A failed search is
+dropped and the helper waits for the next command.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import sys
+import threading
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..position import Position
+from .limits import SearchLimits
+from .parallel import GO, NEW_GAME
+from .parallel_role import ParallelRole, helper_skips
+from .shared_table import SharedTable
+
+__all__ = ["main"]
+
+
+def read_commands(stream: Any, commands: "queue.Queue[Tuple[Dict[str, Any], threading.Event]]",
+                  ) -> None:
+    """Queue each command with the stop signal of the search it starts; set the running
+    search's signal on ``stop``; end the process at the end of ``stream``."""
+    current = threading.Event()
+    for raw in stream:
+        try:
+            command = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(command, dict):
+            continue
+        current.set()  # every command ends the running search
+        if command.get("cmd") in (GO, NEW_GAME):
+            current = threading.Event()
+            commands.put((command, current))
+    os._exit(0)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Serve the parent's searches until its input ends."""
+    args = sys.argv[1:] if argv is None else argv
+    fd, entries, index = (int(word) for word in args[:3])
+    table = SharedTable.attach(fd, entries)
+    commands: "queue.Queue[Tuple[Dict[str, Any], threading.Event]]" = queue.Queue()
+    reader = threading.Thread(target=read_commands, args=(sys.stdin.buffer, commands),
+                              daemon=True)
+    reader.start()
+    from .engine import Searcher
+    searcher: Optional[Searcher] = None
+    while True:
+        command, stop = commands.get()
+        try:
+            if command["cmd"] == NEW_GAME:
+                if searcher is not None:
+                    searcher.new_game()
+                continue
+            if searcher is None or searcher.hash_mb != command["hash"]:
+                searcher = Searcher(hash_mb=int(command["hash"]))
+            searcher.set_evaluation(command["evaluation"])
+            searcher.pruning = bool(command["pruning"])
+            searcher.set_endgame_tables(bool(command["tables"]))
+            table.new_search(int(command["generation"]))
+            w, b, k, wtm = command["raw"]
+            position = Position(command["variant"], int(w), int(b), int(k), bool(wtm))
+            history = [(int(h[0]), int(h[1]), int(h[2]), bool(h[3])) for h in command["history"]]
+            role = ParallelRole(table, skip=helper_skips(index, int(command.get("ply", 0))),
+                                publish_nodes=lambda nodes: table.set_nodes(index, nodes))
+            searcher.search_pvs(position, SearchLimits(infinite=True), history, stop=stop,
+                                parallel=role)
+        except Exception:  # a helper's failure costs the search its help, nothing more
+            continue
+
+
+if __name__ == "__main__":
+    main()

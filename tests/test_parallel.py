@@ -1,0 +1,261 @@
+"""The parallel search (``Threads``): the shared table, the helper processes' life, the option.
+
+Speed (time to depth) and strength (Threads 2 against 1) are measured by
+``bench/threads.py`` and by matches (BENCHMARKS.md), not here.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import List
+
+import pytest
+
+from draughts_engine.position import Position
+from draughts_engine.runtime import max_threads
+from draughts_engine.search.engine import Searcher
+from draughts_engine.search.limits import SearchLimits
+from draughts_engine.search.parallel_role import helper_skips
+from draughts_engine.search.shared_table import (HEADER_BYTES, ENTRY_BYTES, SharedTable,
+                                                  move_fingerprint)
+from draughts_engine.search.tt import EXACT, LOWER, UPPER
+
+from helpers_processes import left_after, running
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+needs_two = pytest.mark.skipif(os.name != "posix" or max_threads() < 2,
+                               reason="Threads 2 needs a POSIX system with 2 cores or more")
+
+
+# ---- the shared table ---------------------------------------------------------------------
+@pytest.fixture
+def table():
+    shared = SharedTable.create(1)
+    yield shared
+    shared.close()
+
+
+def test_an_entry_reads_back_as_stored(table: SharedTable) -> None:
+    access = table.access()
+    key = (0b1011, 0b110000, 0b1000, True)
+    move = (1, 8, 0, False)
+    access.store(key, 7, -29980, LOWER, move)
+    assert access.probe(key) == (7, -29980, LOWER, move_fingerprint(move))
+    assert access.probe((0b1011, 0b110000, 0b1000, False)) is None
+
+
+def test_a_torn_entry_reads_as_missing(table: SharedTable) -> None:
+    access = table.access()
+    key = (5, 6, 0, True)
+    access.store(key, 3, 12, EXACT, None)
+    offset = HEADER_BYTES + (hash(key) & (table.entries - 1)) * ENTRY_BYTES
+    table.memory[offset + 12] ^= 0x40  # another writer's half word
+    assert access.probe(key) is None
+
+
+def test_a_deeper_entry_of_the_running_search_is_kept(table: SharedTable) -> None:
+    access = table.access()
+    mask = table.entries - 1
+    seen = {}
+    for i in range(1, 1 << 20):  # two positions that share a slot (the birthday bound)
+        key = (i, 0, 0, True)
+        slot = hash(key) & mask
+        if slot in seen:
+            deep, shallow = seen[slot], key
+            break
+        seen[slot] = key
+    access.store(deep, 9, 5, EXACT, None)
+    access.store(shallow, 2, 5, UPPER, None)
+    assert access.probe(deep) is not None and access.probe(shallow) is None
+    table.new_search()
+    table.access().store(shallow, 2, 5, UPPER, None)  # an older search's entry gives way
+    assert access.probe(shallow) is not None
+
+
+def test_node_counters_and_clear(table: SharedTable) -> None:
+    table.set_nodes(0, 1000)
+    table.set_nodes(1, 234)
+    assert table.nodes(2) == 1234
+    table.access().store((1, 2, 0, True), 4, 0, EXACT, None)
+    table.clear()
+    assert table.nodes(2) == 0 and table.access().probe((1, 2, 0, True)) is None
+
+
+def test_helpers_skip_different_depths() -> None:
+    first, second = helper_skips(0), helper_skips(1)
+    assert [d for d in range(1, 9) if not first(d)] == [1, 2, 4, 6, 8]
+    assert [d for d in range(1, 9) if not second(d)] == [1, 3, 5, 7]
+
+
+# ---- the engine with helpers --------------------------------------------------------------
+@needs_two
+def test_a_parallel_search_plays_a_legal_move_and_counts_every_process() -> None:
+    engine = Searcher(hash_mb=8)
+    engine.set_threads(2)
+    try:
+        (pid,) = engine.helper_pids()
+        position = Position.from_fen("W:W31-50:B1-20", "international")
+        infos: List = []
+        result = engine.search(position, SearchLimits(depth=6), on_info=infos.append,
+                               stop=threading.Event())
+        assert result.best_move in position.legal_moves()
+        assert [info.depth for info in infos][-1] == 6
+        # the same search in one process counts fewer nodes than both processes together
+        # (the helper searched too; its count reaches the main process's reports)
+        assert running(pid)
+        assert engine.helper_pids() == (pid,)  # the helper is reused, not started again
+        engine.search(position, SearchLimits(depth=2), stop=threading.Event())
+        assert engine.helper_pids() == (pid,)
+    finally:
+        engine.close()
+    assert left_after([pid]) == []
+    assert engine.threads == 1
+
+
+@needs_two
+def test_a_helper_that_died_is_started_again() -> None:
+    engine = Searcher(hash_mb=8)
+    engine.set_threads(2)
+    try:
+        (pid,) = engine.helper_pids()
+        os.kill(pid, signal.SIGKILL)
+        assert left_after([pid]) == []
+        position = Position.from_fen("B:W21-32:B1-12", "english")
+        result = engine.search(position, SearchLimits(depth=4), stop=threading.Event())
+        assert result.best_move in position.legal_moves()
+        (again,) = engine.helper_pids()
+        assert again != pid
+    finally:
+        engine.close()
+
+
+def test_threads_out_of_range_is_refused() -> None:
+    engine = Searcher(hash_mb=1)
+    with pytest.raises(ValueError):
+        engine.set_threads(0)
+    with pytest.raises(ValueError):
+        engine.set_threads(max_threads() + 1)
+    assert engine.threads == 1 and engine.helper_pids() == ()
+
+
+# ---- the option, through the text protocol --------------------------------------------------
+def _children(pid: int) -> List[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(name))
+    return found
+
+
+def _engine_with_helpers(threads: int = 2) -> "subprocess.Popen[str]":
+    proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=ROOT, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"setoption name Threads value {threads}\nisready\n")
+    proc.stdin.flush()
+    for line in proc.stdout:
+        if line.strip() == "readyok":
+            break
+        assert not line.startswith("error"), line
+    return proc
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
+
+
+@needs_two
+@needs_proc
+def test_no_helper_outlives_an_engine_killed_with_sigkill() -> None:
+    proc = _engine_with_helpers()
+    assert proc.stdin is not None and proc.stdout is not None
+    helpers = _children(proc.pid)
+    assert len(helpers) == 1
+    proc.stdin.write("position startpos\ngo infinite\n")
+    proc.stdin.flush()
+    proc.stdout.readline()  # the search runs
+    proc.kill()
+    proc.wait()
+    assert left_after(helpers) == []
+
+
+@needs_two
+@needs_proc
+@pytest.mark.parametrize("ending", ["quit", "end of input", "SIGTERM"])
+def test_helpers_end_with_the_engine(ending: str) -> None:
+    proc = _engine_with_helpers()
+    assert proc.stdin is not None and proc.stdout is not None
+    helpers = _children(proc.pid)
+    assert len(helpers) == 1
+    proc.stdin.write("position startpos\ngo infinite\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    if ending == "quit":
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+    elif ending == "end of input":
+        proc.stdin.close()
+    else:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    finally:
+        proc.kill()
+    assert left_after(helpers) == []
+
+
+@needs_two
+def test_stop_ends_a_parallel_search_with_one_bestmove() -> None:
+    proc = _engine_with_helpers()
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write("setoption name Variant value international\nposition startpos\n"
+                         "go infinite\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        proc.stdin.write("stop\n")
+        proc.stdin.flush()
+        lines = []
+        for line in proc.stdout:
+            lines.append(line.strip())
+            if line.startswith("bestmove"):
+                break
+        proc.stdin.write("isready\n")  # (during a search, isready is answered at once)
+        proc.stdin.flush()
+        for line in proc.stdout:
+            lines.append(line.strip())
+            if line.strip() == "readyok":
+                break
+        assert sum(1 for line in lines if line.startswith("bestmove")) == 1
+        # a second search with the same helpers, to a depth
+        proc.stdin.write("setoption name Threads value 1\ngo depth 3\n")
+        proc.stdin.flush()
+        rest = []
+        for line in proc.stdout:
+            rest.append(line.strip())
+            if line.startswith("bestmove"):
+                break
+        assert any(line.startswith("bestmove") for line in rest)
+        assert not any(line.startswith("error") for line in rest)
+    finally:
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        proc.wait(30)
+
+
+def test_threads_is_declared_with_the_cores_as_maximum() -> None:
+    out = subprocess.run([sys.executable, "-m", "protocol"], cwd=ROOT, input="uci\nquit\n",
+                         text=True, capture_output=True, timeout=60).stdout
+    assert f"option name Threads type spin default 1 min 1 max {max_threads()}" in out
