@@ -423,8 +423,13 @@ class Searcher:
 
     def bench(self, depth: Optional[int] = None,
               on_position: Optional[Callable[[str, str, SearchResult], None]] = None) -> "BenchResult":
-        """:func:`bench` with this engine's options; leaves the table cleared."""
-        return bench(depth, self, on_position)
+        """:func:`bench` with this engine's options, in this process alone (a signature
+        must not depend on racing helpers); leaves the table cleared."""
+        pool, self._pool = self._pool, None
+        try:
+            return bench(depth, self, on_position)
+        finally:
+            self._pool = pool
 
 
 # ---------------------------------------------------------------------------

@@ -76,7 +76,9 @@ def main(argv: Optional[List[str]] = None) -> None:
             position = Position(command["variant"], int(w), int(b), int(k), bool(wtm))
             history = [(int(h[0]), int(h[1]), int(h[2]), bool(h[3])) for h in command["history"]]
             role = ParallelRole(table, skip=helper_skips(index, int(command.get("ply", 0))),
-                                publish_nodes=lambda nodes: table.set_nodes(index, nodes))
+                                publish_nodes=lambda nodes: table.set_nodes(index, nodes),
+                                publish_result=lambda depth, score, move: table.set_result(
+                                    index, depth, score, move))
             searcher.search_pvs(position, SearchLimits(infinite=True), history, stop=stop,
                                 parallel=role)
         except Exception:  # a helper's failure costs the search its help, nothing more

@@ -118,8 +118,7 @@ class HelperPool:
         the role of the main search is returned (its table counts the helpers' nodes)."""
         self._revive()
         self.table.new_search()
-        for slot in range(self.count):
-            self.table.set_nodes(slot, 0)
+        self.table.clear_results(self.count)
         message = json.dumps({
             "cmd": GO, "variant": position.variant.name, "raw": list(position.raw),
             "history": [list(h) for h in history], "evaluation": evaluation,
@@ -129,7 +128,8 @@ class HelperPool:
             self._send(index, message)
         self._searching = True
         table, count = self.table, self.count
-        return ParallelRole(table, helper_nodes=lambda: table.nodes(count))
+        return ParallelRole(table, helper_nodes=lambda: table.nodes(count),
+                            helper_best=lambda: table.best_result(count))
 
     def stop(self) -> None:
         """Tell every helper to stop its search (does not wait)."""

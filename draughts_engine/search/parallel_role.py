@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .budget import SearchBudget
-from .shared_table import SharedTable
+from .shared_table import HelperResult, SharedTable
 
 __all__ = ["ParallelRole", "PublishingBudget", "helper_skips", "SKIP_SIZES", "SKIP_PHASES"]
 
@@ -42,13 +42,17 @@ class ParallelRole:
     ``table``: the table shared by the processes.  ``skip(depth)``: True for the
     depths this process leaves out (a helper; None for the main process).
     ``publish_nodes(nodes)``: a helper's node count, told every poll.
-    ``helper_nodes()``: the helpers' nodes in the running search (the main process).
+    ``publish_result(depth, score, move)``: a helper's completed iteration.
+    ``helper_nodes()``: the helpers' nodes in the running search, and ``helper_best()``:
+    the deepest iteration a helper completed in it (the main process).
     """
 
     table: SharedTable
     skip: Optional[Callable[[int], bool]] = None
     publish_nodes: Optional[Callable[[int], None]] = None
+    publish_result: Optional[Callable[[int, int, Any], None]] = None
     helper_nodes: Optional[Callable[[], int]] = None
+    helper_best: Optional[Callable[[], Optional[HelperResult]]] = None
 
 
 class PublishingBudget(SearchBudget):

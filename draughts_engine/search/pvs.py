@@ -28,6 +28,7 @@ from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLim
                      SearchResult, score_to_protocol)
 from .ordering import age_history, new_killers, sort_root_moves
 from .parallel_role import ParallelRole, PublishingBudget
+from .shared_table import move_fingerprint
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
 
@@ -207,6 +208,8 @@ class PvsSearch:
                     best_score, best_pv = found[0]
                     best_move = best_pv[0]
                 line_scores = [score for score, _ in found]
+                if parallel is not None and parallel.publish_result is not None:
+                    parallel.publish_result(depth, best_score, best_move)
                 if self.on_info is not None:
                     elapsed = time.perf_counter() - start
                     for number, (score, pv) in enumerate(found, 1):
@@ -231,11 +234,60 @@ class PvsSearch:
                 self.on_info(self._info(best_depth, max(done_seldepth, best_depth), best_score,
                                         nodes, time.perf_counter() - start, best_pv,
                                         1 if lines > 1 else 0))
+        if parallel is not None and parallel.helper_best is not None and not restricted:
+            adopted = self._adopt_helper_result(parallel, completed, start)
+            if adopted is not None:
+                best_move, best_score, best_pv, completed = adopted
         nodes, _ = tree.counters()
         if parallel is not None and parallel.helper_nodes is not None:
             nodes += parallel.helper_nodes()
         return self._result(best_move, best_score, best_pv, completed, done_seldepth, nodes,
                             time.perf_counter() - start)
+
+    def _adopt_helper_result(self, parallel: ParallelRole, completed: int, start: float
+                             ) -> Optional[Tuple[RawMove, int, Tuple[RawMove, ...], int]]:
+        """A helper's result completed deeper than this search's ``completed`` depth, as
+        ``(move, score, pv, depth)`` (its line reported), or None: the deeper search knows
+        better (the helpers search other depths than this process)."""
+        found = parallel.helper_best()  # type: ignore[misc]
+        if found is None or found.depth <= completed:
+            return None
+        move = next((m for m in self.root_moves if move_fingerprint(m) == found.fingerprint),
+                    None)
+        if move is None:
+            return None
+        pv = self._shared_pv(parallel, move, found.depth)
+        if self.on_info is not None:
+            nodes, seldepth = self.tree.counters()  # (_info adds the helpers' nodes)
+            self.on_info(self._info(found.depth, max(seldepth, found.depth), found.score,
+                                    nodes, time.perf_counter() - start, pv))
+        return move, found.score, pv, found.depth
+
+    def _shared_pv(self, parallel: ParallelRole, first: RawMove,
+                   length: int) -> Tuple[RawMove, ...]:
+        """``first`` and the best moves the shared table holds after it (``length`` at most)."""
+        probe = parallel.table.access().probe
+        generator = self.position.generator
+        w, b, k, wtm = self.position.raw
+        pv = [first]
+        seen = {(w, b, k, wtm)}
+        move = first
+        while len(pv) < length:
+            w, b, k = generator.play(w, b, k, wtm, move)
+            wtm = not wtm
+            key = (w, b, k, wtm)
+            if key in seen:
+                break
+            seen.add(key)
+            entry = probe(key)
+            if entry is None or not entry[3]:
+                break
+            move = next((m for m in generator.moves(w, b, k, wtm)
+                         if move_fingerprint(m) == entry[3]), None)
+            if move is None:
+                break
+            pv.append(move)
+        return tuple(pv)
 
     def _search_line(self, tree: Any, depth: int, line: int, previous: Optional[int],
                      start: float) -> Tuple[int, RawMove]:

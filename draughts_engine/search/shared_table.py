@@ -7,9 +7,10 @@ temporary file), so it disappears when the last process that maps it ends, howev
 it ends.  A child process maps it from a file descriptor it inherits
 (:meth:`SharedTable.attach`).
 
-Layout: a header of :data:`HEADER_SLOTS` 8-byte counters (slot ``i`` holds the nodes
-searched by helper ``i`` since its current search began), then ``2**n`` entries of
-16 bytes, found by the low bits of the position's hash.  An entry is two unsigned
+Layout: a header of :data:`HEADER_SLOTS` 8-byte words (word ``i`` holds the nodes
+searched by helper ``i`` since its current search began, word ``RESULT_SLOT + i`` the
+deepest iteration it completed: generation, depth, score and a fingerprint of its move),
+then ``2**n`` entries of 16 bytes, found by the low bits of the position's hash.  An entry is two unsigned
 64-bit words ``(check, data)`` with ``check = hash ^ data`` (the lock-free scheme of
 the strong chess programs): processes write without locks, and an entry torn by two
 writers at once, or holding another position, fails the check and reads as missing.
@@ -34,11 +35,14 @@ import tempfile
 from typing import Any, Callable, NamedTuple, Optional, Tuple
 
 __all__ = ["SharedTable", "SharedAccess", "move_fingerprint", "ENTRY_BYTES", "HEADER_SLOTS",
-           "SCORE_BIAS", "REPLACE_MARGIN", "SharedTableError", "FINGERPRINT_MASK"]
+           "SCORE_BIAS", "REPLACE_MARGIN", "SharedTableError", "FINGERPRINT_MASK", "MAX_HELPERS",
+           "HelperResult"]
 
 ENTRY_BYTES = 16
 HEADER_SLOTS = 64
 HEADER_BYTES = HEADER_SLOTS * 8
+RESULT_SLOT = HEADER_SLOTS // 2
+MAX_HELPERS = RESULT_SLOT
 SCORE_BIAS = 1 << 21
 REPLACE_MARGIN = 2
 FINGERPRINT_MASK = 0xFFFFFF
@@ -64,6 +68,14 @@ class SharedAccess(NamedTuple):
     probe: Callable[[Any], Optional[Tuple[int, int, int, int]]]
     #: ``store(key, depth, score, flag, move)``: ``score`` as stored (:func:`~.tt.to_tt`).
     store: Callable[[Any, int, int, int, Any], None]
+
+
+class HelperResult(NamedTuple):
+    """The deepest iteration a helper completed in the running search."""
+
+    depth: int
+    score: int
+    fingerprint: int  # of its best move (:func:`move_fingerprint`)
 
 
 class SharedTable:
@@ -140,6 +152,32 @@ class SharedTable:
         """The nodes published by helpers ``0 .. slots-1``."""
         memory = self.memory
         return sum(_COUNTER.unpack_from(memory, 8 * slot)[0] for slot in range(slots))
+
+    def set_result(self, slot: int, depth: int, score: int, move: Any) -> None:
+        """Publish that helper ``slot`` completed ``depth`` with ``score`` and ``move``."""
+        data = ((self.generation << 56) | (move_fingerprint(move) << 32)
+                | ((score + SCORE_BIAS) << 8) | min(depth, 255))
+        _COUNTER.pack_into(self.memory, 8 * (RESULT_SLOT + slot), data)
+
+    def clear_results(self, slots: int) -> None:
+        """Forget the results and node counts of helpers ``0 .. slots-1``."""
+        for slot in range(slots):
+            _COUNTER.pack_into(self.memory, 8 * slot, 0)
+            _COUNTER.pack_into(self.memory, 8 * (RESULT_SLOT + slot), 0)
+
+    def best_result(self, slots: int) -> Optional[HelperResult]:
+        """The deepest result of helpers ``0 .. slots-1`` in this search (by
+        :attr:`generation`), or None."""
+        best: Optional[HelperResult] = None
+        for slot in range(slots):
+            data = _COUNTER.unpack_from(self.memory, 8 * (RESULT_SLOT + slot))[0]
+            if not data or data >> 56 != self.generation:
+                continue
+            found = HelperResult(data & 0xFF, ((data >> 8) & 0xFFFFFF) - SCORE_BIAS,
+                                 (data >> 32) & FINGERPRINT_MASK)
+            if best is None or found.depth > best.depth:
+                best = found
+        return best
 
     # ---- entries ------------------------------------------------------------------------
     def access(self) -> SharedAccess:

@@ -19,6 +19,7 @@ from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 from draughts_engine import __version__
 from draughts_engine.errors import DraughtsError, IllegalMoveError
 from draughts_engine.game import Game
+from draughts_engine.runtime import max_threads
 from draughts_engine.move import Move
 from draughts_engine.search.limits import (LIMIT_RANGES, MAX_TIME_MS, SearchInfo, SearchLimits)
 from draughts_engine.search.skill import ELO_MAX, ELO_MIN
@@ -64,6 +65,7 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param("variant", "", "enum", values=VARIANT_VALUES),
     _Param("numbering", "", "enum", values=NUMBERING_VALUES),
     _Param("hash", "Hash", "int", 1, 1024),
+    _Param("threads", "Threads", "int", 1, max_threads()),
     _Param("eval", "Eval", "enum", values=EVAL_CHOICES),
     _Param("ponder", "Ponder", "bool"),
     _Param("move-overhead", "MoveOverhead", "int", 0, 5000),
