@@ -131,7 +131,7 @@ OPTION_SPECS: Tuple[OptionSpec, ...] = (
     OptionSpec("UCI_LimitStrength", "check", False),
     OptionSpec("UCI_Elo", "spin", ELO_DEFAULT, ELO_MIN, ELO_MAX),
     OptionSpec("Seed", "spin", 0, 0, 2 ** 31 - 1),
-    OptionSpec("OwnBook", "check", False),  # +31 Elo by SPRT; on by default: see PROTOCOL.md
+    OptionSpec("OwnBook", "check", True),  # its SPRT: +31 Elo at 4+0.04 (BENCHMARKS.md)
     OptionSpec("BookFile", "string", BUILTIN),
     OptionSpec("BookDepth", "spin", DEFAULT_BOOK_DEPTH, 0, 200),
     OptionSpec("Clear Hash", "button", True),

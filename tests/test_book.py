@@ -155,7 +155,7 @@ def test_searcher_plays_the_book_only_for_a_move_in_a_game() -> None:
 # ---- options and the wire ---------------------------------------------------------------
 def test_book_options_are_declared_and_validated(tmp_path) -> None:
     lines = Options().lines()
-    assert "option name OwnBook type check default false" in lines
+    assert "option name OwnBook type check default true" in lines
     assert f"option name BookFile type string default {BUILTIN}" in lines
     assert "option name BookDepth type spin default 20 min 0 max 200" in lines
     session = Session("english")
@@ -209,6 +209,33 @@ def test_server_answers_from_the_book(tmp_path) -> None:
     assert out[0] in ("info string book 9-13", "info string book 9-14")
     assert out[1] == "bestmove " + out[0].split()[-1]
     assert out[2].startswith("info depth 1 ") and out[3].startswith("bestmove ")
+
+
+def test_the_default_plays_the_builtin_book_read_on_first_use(monkeypatch) -> None:
+    """OwnBook is on by default; the built-in book is read at the first go it could answer
+    (never when the engine starts); OwnBook false or BookDepth 0 make a go search."""
+    loads: List[str] = []
+    real_load = OpeningBook.load.__func__
+
+    def counted_load(cls, path: str) -> OpeningBook:
+        loads.append(path)
+        return real_load(cls, path)
+    monkeypatch.setattr(OpeningBook, "load", classmethod(counted_load))
+    session = Session("english")
+    assert session.options["OwnBook"] is True and session.engine().book is not None
+    session.search(SearchLimits(depth=1), lambda info: None, threading.Event())
+    assert loads == []  # started and searched a fixed depth: no book read yet
+    infos: List[SearchInfo] = []
+    best, _ = session.search(SearchLimits(movetime_ms=5000), infos.append, threading.Event())
+    assert loads == [builtin_book_path("english")]
+    assert [info.book for info in infos] == [True]
+    assert best in [move for move, _ in builtin_book("english").moves(START)]
+    for name, value in (("BookDepth", "0"), ("OwnBook", "false")):
+        fresh = Session("english")
+        fresh.set_option(name, value)
+        infos.clear()
+        fresh.search(SearchLimits(movetime_ms=30), infos.append, threading.Event())
+        assert infos and not any(info.book for info in infos), name  # a real search
 
 
 # ---- the builder ------------------------------------------------------------------------

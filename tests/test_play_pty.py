@@ -193,17 +193,34 @@ def test_a_game_in_a_real_terminal(terminal_factory, tmp_path: Path) -> None:
     check_moves_with_reference("english", moves)
 
 
+# The engine plays from its opening book by default (OwnBook), and a book move comes at once:
+# the tests that interrupt a search start from a position outside the book (the start position
+# with one black man fewer), so that the engine has to search.
+OFF_BOOK = {"international": "W:W31-50:B1-19", "english": "B:W21-32:B1-11"}
+
+
+def off_book(variant: str) -> str:
+    """A FEN of ``variant`` that the built-in book does not know (checked here)."""
+    from draughts_engine.book import builtin_book
+    from draughts_engine.position import Position
+    fen = OFF_BOOK[variant]
+    book = builtin_book(variant)
+    assert book is not None and book.moves(Position.from_fen(fen, variant)) is None, fen
+    return fen
+
+
 def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_factory) -> None:
     # A ten-minute move: only "move now" can end it within the test's limits.
+    fen = off_book("international")
     term = terminal_factory("--variant", "international", "--white", "engine",
-                            "--movetime", "600000", "--black", "human")
+                            "--movetime", "600000", "--black", "human", "--fen", fen)
     term.expect("White thinks: depth 2")
     term.type("\x03")
     after = term.expect("Black 1> ")
     assert "(move now: the engine plays its best move so far)" in after
     move = next(line for line in after.splitlines() if line.startswith("1. "))
     assert "(White, draughts-engine" in move
-    check_moves_with_reference("international", [move.split()[1]])
+    check_moves_with_reference("international", [move.split()[1]], fen)
     term.interrupt_at_prompt("Quit? [y/N] ")
     term.type("y\r")
     term.expect("This game is not finished and not saved. File name to save it (Enter to "
@@ -215,8 +232,9 @@ def test_ctrl_c_while_the_engine_thinks_plays_its_best_move_so_far(terminal_fact
 
 def test_ctrl_c_during_a_hint_shows_the_best_move_so_far_and_plays_nothing(
         terminal_factory) -> None:
+    fen = off_book("international")
     term = terminal_factory("--variant", "international", "--white", "human", "--black",
-                            "human", "--movetime", "600000")
+                            "human", "--movetime", "600000", "--fen", fen)
     term.expect("White 1> ")
     term.type("hint\r")
     term.expect("hint: depth 2")
@@ -225,7 +243,7 @@ def test_ctrl_c_during_a_hint_shows_the_best_move_so_far_and_plays_nothing(
     assert "(hint stopped: the best move found so far follows; nothing is played)" in after
     assert "move now" not in after
     hint = next(line for line in after.splitlines() if line.startswith("Hint: "))
-    check_moves_with_reference("international", [hint.split()[1]])
+    check_moves_with_reference("international", [hint.split()[1]], fen)
     term.type("quit\r")
     assert term.wait_exit() == 0
 
@@ -233,7 +251,7 @@ def test_ctrl_c_during_a_hint_shows_the_best_move_so_far_and_plays_nothing(
 def test_ctrl_c_while_two_engines_play_moves_now_then_asks_to_quit(terminal_factory,
                                                                    tmp_path: Path) -> None:
     term = terminal_factory("--variant", "english", "--white", "engine", "--black", "engine",
-                            "--movetime", "600000")
+                            "--movetime", "600000", "--fen", off_book("english"))
     term.expect("Black thinks: depth 2")
     term.type("\x03")
     after = term.expect("Quit? [y/N] ")

@@ -190,8 +190,11 @@ def test_the_readme_pipe_example_prints_what_the_readme_says() -> None:
 
 
 def test_a_classic_search_takes_every_go_limit() -> None:
-    lines = _piped("setoption name Search value alphabeta\ngo nodes 2000\ngo movetime 100\n"
-                   "go wtime 1000 btime 1000\n")
+    # OwnBook off: the opening book would answer the timed searches from the start at once.
+    lines = _piped("setoption name OwnBook value false\nsetoption name Search value alphabeta\n"
+                   "go nodes 2000\ngo movetime 100\ngo wtime 1000 btime 1000\n")
     assert not [line for line in lines if line.startswith("error")], lines
+    assert not [line for line in lines if line.startswith("info string book")], lines
     assert len([line for line in lines if line.startswith("bestmove")]) == 3
-    assert [line for line in lines if line.startswith("info depth")][0].split()[2] == "1"
+    depth_ones = [line for line in lines if line.startswith("info depth 1 ")]
+    assert len(depth_ones) == 3, lines  # each of the three searches went through depth 1

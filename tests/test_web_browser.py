@@ -445,6 +445,12 @@ def test_engine_against_engine_with_speed_control_and_stop(page, web):
 
 
 def test_move_now_plays_at_once_under_a_long_time_limit(page, web):
+    # The engine must search, not answer from its opening book (on by default, and the page
+    # cannot switch it off): the book has no move after 32-28.
+    from draughts_engine.book import builtin_book
+    from draughts_engine.position import Position
+    book = builtin_book("international")
+    assert book is not None and book.moves(Position.start("international").play("32-28")) is None
     open_page(page, web, "?movetime=600000")
     assert page.evaluate("document.getElementById('rad-movetime').checked")
     page.wait_for("document.querySelector('[data-square=\"32\"]').classList.contains('movable')", WAIT)
