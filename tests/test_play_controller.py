@@ -442,3 +442,13 @@ def test_the_live_thinking_line_fits_a_narrow_terminal(monkeypatch, columns: int
     updates = [part for part in out.getvalue().split("\r\x1b[K")[1:] if "\n" not in part]
     assert any(updates), "no live line was drawn"
     assert all(len(update) < columns for update in updates), updates
+
+
+def test_engine_options_in_player_words() -> None:
+    spec = PlayerSpec.parse(["engine", "option.OwnBook=false", "movetime=100"])
+    assert spec.options == (("OwnBook", "false"),)
+    assert PlayerSpec.parse(shlex.split(spec.describe())) == spec
+    for bad in (["engine", "option.X="], ["human", "option.X=1"],
+                ["engine", "proto=hub", "option.X=1"]):
+        with pytest.raises(PlayerSpecError):
+            PlayerSpec.parse(bad)

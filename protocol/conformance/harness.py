@@ -352,6 +352,13 @@ class Harness:
                 lines = handle.sync()
                 if lines:
                     raise SetupError(f"setting Variant {self.rules.name} was answered {lines[0]!r}")
+            book = reply.option("OwnBook")
+            if book is not None and book.type == "check":
+                # Timing is proved on a search, not on a book move (as the Hub checks do).
+                handle.send(SetOption(book.name, "false").to_line())
+                lines = handle.sync()
+                if lines:
+                    raise SetupError(f"setting OwnBook false was answered {lines[0]!r}")
         except CheckFailed as exc:
             raise SetupError(f"engine setup failed: {exc}") from None
         except EngineError as exc:

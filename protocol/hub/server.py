@@ -72,6 +72,7 @@ _PARAMS: Tuple[_Param, ...] = (
     _Param(PARAM_OF_OPTION["UCI_LimitStrength"], "UCI_LimitStrength", "bool"),
     _Param(PARAM_OF_OPTION["UCI_Elo"], "UCI_Elo", "int", ELO_MIN, ELO_MAX),
     _Param("seed", "Seed", "int", 0, 2 ** 31 - 1),
+    _Param("book", "OwnBook", "bool"),
 )
 _BOOL_WORDS = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}
 

@@ -17,7 +17,7 @@ import shlex
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from draughts_engine.games import SMALL_GAME_NAMES
 from draughts_engine.search.limits import InvalidLimitsError, SearchLimits
@@ -128,6 +128,7 @@ class PlayerSpec:
     builtin: bool = False
     program: Optional[str] = None
     elo: Optional[int] = None  # a weakened engine: UCI_LimitStrength and UCI_Elo, if offered
+    options: Tuple[Tuple[str, str], ...] = ()  # option.NAME=VALUE: setoption at start (uci)
 
     @property
     def is_human(self) -> bool:
@@ -178,6 +179,7 @@ class PlayerSpec:
         depth: Optional[int] = None
         movetime: Optional[int] = None
         elo: Optional[int] = None
+        settings: List[Tuple[str, str]] = []
         for option in options:
             key, sep, value = option.partition("=")
             if not sep:
@@ -199,9 +201,13 @@ class PlayerSpec:
                 movetime = _positive_int(key, value)
             elif key == "elo":
                 elo = _positive_int(key, value)
+            elif key.startswith("option.") and key[len("option."):].strip():
+                if not value or not value.isprintable():
+                    raise PlayerSpecError(f"{key}= needs a value (option.OwnBook=false)")
+                settings.append((key[len("option."):], value))
             else:
                 raise PlayerSpecError(f"unknown key {key!r} (known: proto, name, level, "
-                                      f"movetime, elo)")
+                                      f"movetime, elo, option.NAME)")
         if depth is not None and movetime is not None:
             raise PlayerSpecError("give level or movetime, not both")
         limits = None
@@ -210,7 +216,10 @@ class PlayerSpec:
                 limits = SearchLimits(depth=depth, movetime_ms=movetime)
             except InvalidLimitsError as exc:
                 raise PlayerSpecError(str(exc)) from None
-        return cls(kind, command, protocol, name, limits, builtin, elo=elo)
+        if settings and protocol == "hub":
+            raise PlayerSpecError("option.NAME= is for engines of the text protocol (proto=uci)")
+        return cls(kind, command, protocol, name, limits, builtin, elo=elo,
+                   options=tuple(settings))
 
     def describe(self) -> str:
         """Words that :meth:`parse` reads back into this spec."""
@@ -228,6 +237,7 @@ class PlayerSpec:
             head.append(f"movetime={self.limits.movetime_ms}")
         if self.elo is not None:
             head.append(f"elo={self.elo}")
+        head += [shlex.quote(f"option.{name}={value}") for name, value in self.options]
         if self.name:
             head.append(shlex.quote(f"name={self.name}"))
         return " ".join(head)
@@ -353,6 +363,8 @@ class EnginePlayer:
                 if engine.option("UCI_LimitStrength") is not None:
                     engine.set_option("UCI_LimitStrength", True)
                 engine.set_option("UCI_Elo", self.spec.elo)
+            for name, value in self.spec.options:  # option.NAME=VALUE, as the user gave it
+                engine.set_option(name, value)
             # else: an engine without a Variant option plays its one game; its moves are checked
             engine.new_game()
         except CommandRejectedError as exc:
