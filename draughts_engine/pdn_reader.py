@@ -386,8 +386,7 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
     default = get_variant(variant) if variant is not None else None
     try:
         lines = _Lines(raw, name, encoding, strict)
-        lexer = note_tokens if variations else tokens
-        items = _with_bad_lines(lexer(lines, name), lines)
+        items = _with_bad_lines(tokens(lines, name, notes=variations), lines)
         yield from _Reader(make_game, default, name, strict, lines, variations).run(items)
     except InvalidPdnError as exc:
         if isinstance(pdn, str) and "\n" not in pdn and pdn.strip().lower().endswith(".pdn"):
