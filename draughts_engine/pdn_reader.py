@@ -4,7 +4,8 @@ The lexer (:func:`tokens`) turns lines into tags, words and result tokens
 and skips comments (``{...}``, ``;`` to the end of the line), variations
 (``(...)``, nested) and their comments, whatever lines they span, and the
 PDN escape lines (a ``%`` in the first column, outside a comment: the whole
-line is ignored).  A byte order mark at the start of the input is skipped.  The reader
+line is ignored); with ``notes=True`` (:func:`note_tokens`) it keeps the comments and
+variations as tokens instead.  A byte order mark at the start of the input is skipped.  The reader
 (:func:`stream_records`) turns tokens into games through a small interface,
 so that this module needs no game class: ``make_game(variant, fen)`` returns
 an object with a ``tags`` dict and ``push(move_text)``; :mod:`.pdn` passes
@@ -78,15 +79,21 @@ def tag_end(line: str, start: int, stop: Optional[int] = None) -> int:
     return -1
 
 
-def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
+def tokens(lines: Iterable[str], source: str = "<pdn>", notes: bool = False) -> Iterator[Token]:
     """Tokens of PDN lines, with their 1-based line numbers.
+
+    Comments and variations are skipped, unless ``notes`` is true: then a ``comment`` token
+    comes per ``{...}`` or ``;`` comment (its text stripped; the line where it starts), and
+    ``open`` and ``close`` for the brackets of a variation, whose moves come as ``word`` tokens
+    like the main line's (a tag inside a variation is then an error).
 
     Problems come as ``error`` tokens (the caller decides whether to stop);
     after a stray closing bracket the lexer goes on with the next character.
     """
     comment_line = 0      # line where the open comment began; 0 when none is open
+    comment: List[str] = []  # the open comment's text so far (notes only)
     depth = 0             # nesting of the open variation
-    variation_line = 0
+    variation_line = 0    # line where the outermost open variation began
     for number, line in enumerate(lines, 1):
         if not comment_line and line.startswith("%"):
             continue  # an escape line: the rest of it is for other programs
@@ -95,11 +102,17 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
             if comment_line:
                 end = line.find("}", index)
                 if end < 0:
+                    if notes:
+                        comment.append(line[index:])
                     break
+                if notes:
+                    comment.append(line[index:end])
+                    yield Token("comment", " ".join("".join(comment).split()), comment_line)
+                    comment = []
                 comment_line = 0
                 index = end + 1
                 continue
-            if depth:
+            if depth and not notes:  # a variation skipped: only its brackets count
                 match = _IN_VARIATION.search(line, index)
                 if match is None:
                     break
@@ -125,60 +138,7 @@ def tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
             ch = match.group()
             index = end + 1
             if ch == "[":
-                close = tag_end(line, index)
-                if close < 0:
-                    yield Token("error", "unterminated tag (a tag ends on its line)", number)
-                    break
-                yield Token("tag", line[index:close], number)
-                index = close + 1
-            elif ch == "{":
-                comment_line = number
-            elif ch == "(":
-                depth, variation_line = 1, number
-            elif ch == ";":
-                break
-            else:
-                yield Token("error", f"'{ch}' without '{_CLOSERS[ch]}'", number)
-    if comment_line:
-        yield Token("error", "unterminated comment ('{' without '}')", comment_line)
-    elif depth:
-        yield Token("error", "unterminated variation ('(' without ')')", variation_line)
-
-
-def note_tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
-    """Tokens of PDN lines as :func:`tokens` gives them, but with comments and variations kept:
-    a ``comment`` token per ``{...}`` or ``;`` comment (its text stripped; the line where it
-    starts), ``open`` and ``close`` for the brackets of a variation, whose moves come as
-    ``word`` tokens like the main line's.  Errors as in :func:`tokens`."""
-    comment_line = 0
-    comment: List[str] = []
-    depth = 0
-    variation_lines: List[int] = []
-    for number, line in enumerate(lines, 1):
-        if not comment_line and line.startswith("%"):
-            continue
-        index, length = 0, len(line)
-        while index < length:
-            if comment_line:
-                end = line.find("}", index)
-                if end < 0:
-                    comment.append(line[index:])
-                    break
-                comment.append(line[index:end])
-                yield Token("comment", " ".join("".join(comment).split()), comment_line)
-                comment_line, comment = 0, []
-                index = end + 1
-                continue
-            match = _SPECIAL.search(line, index)
-            end = match.start() if match else length
-            for word in line[index:end].split():
-                yield Token("result" if word in RESULT_TOKENS else "word", word, number)
-            if match is None:
-                break
-            ch = match.group()
-            index = end + 1
-            if ch == "[":
-                if depth:
+                if depth:  # (notes only: a skipped variation never gets here)
                     yield Token("error", "a tag inside a variation", number)
                     break
                 close = tag_end(line, index)
@@ -190,15 +150,16 @@ def note_tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
             elif ch == "{":
                 comment_line = number
             elif ch == "(":
+                if not depth:
+                    variation_line = number
                 depth += 1
-                variation_lines.append(number)
-                yield Token("open", "(", number)
-            elif ch == ")" and depth:
+                if notes:
+                    yield Token("open", "(", number)
+            elif ch == ")" and depth:  # (notes only, as for tags)
                 depth -= 1
-                variation_lines.pop()
                 yield Token("close", ")", number)
             elif ch == ";":
-                text = " ".join(line[index:].split())
+                text = " ".join(line[index:].split()) if notes else ""
                 if text:
                     yield Token("comment", text, number)
                 break
@@ -207,7 +168,12 @@ def note_tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
     if comment_line:
         yield Token("error", "unterminated comment ('{' without '}')", comment_line)
     elif depth:
-        yield Token("error", "unterminated variation ('(' without ')')", variation_lines[0])
+        yield Token("error", "unterminated variation ('(' without ')')", variation_line)
+
+
+def note_tokens(lines: Iterable[str], source: str = "<pdn>") -> Iterator[Token]:
+    """:func:`tokens` with comments and variations kept (``notes=True``)."""
+    return tokens(lines, source, notes=True)
 
 
 @dataclass(eq=False)
@@ -420,8 +386,7 @@ def stream_records(pdn: PdnSource, make_game: Optional[MakeGame], variant: "Vari
     default = get_variant(variant) if variant is not None else None
     try:
         lines = _Lines(raw, name, encoding, strict)
-        lexer = note_tokens if variations else tokens
-        items = _with_bad_lines(lexer(lines, name), lines)
+        items = _with_bad_lines(tokens(lines, name, notes=variations), lines)
         yield from _Reader(make_game, default, name, strict, lines, variations).run(items)
     except InvalidPdnError as exc:
         if isinstance(pdn, str) and "\n" not in pdn and pdn.strip().lower().endswith(".pdn"):

@@ -233,3 +233,17 @@ def test_no_deprecated_alias_is_left() -> None:
     found = [f"{path.relative_to(ROOT)}" for path in _sources("draughts_engine", "protocol")
              if "DeprecationWarning" in path.read_text(encoding="utf-8")]
     assert not found, found
+
+
+MAX_LINES = 900
+"""ARCHITECTURE.md: no file over 900 lines (split a longer one by concern)."""
+
+
+def test_no_file_is_over_the_line_limit() -> None:
+    too_long = {}
+    for path in _sources("draughts_engine", "protocol", "tools", "bench"):
+        with path.open(encoding="utf-8") as text:
+            count = sum(1 for _ in text)
+        if count > MAX_LINES:
+            too_long[str(path.relative_to(ROOT))] = count
+    assert not too_long, f"over {MAX_LINES} lines: {too_long}"

@@ -27,12 +27,12 @@ import os
 import subprocess
 import sys
 import threading
-from typing import Dict, List, Optional
+from typing import IO, Any, Dict, List, Optional, Union
 
 from protocol.client import guard
 from protocol.client.guard import GRACE, start_time
 
-__all__ = ["watch", "release", "available", "GRACE"]
+__all__ = ["watch", "release", "available", "close_quietly", "GRACE"]
 
 _MAX_STARTS = 3
 """Guards started at most by one program: one that keeps dying is not started forever."""
@@ -73,19 +73,26 @@ def _start_guard() -> bool:
     return True
 
 
-def _close_quietly(pipe: Optional[int]) -> None:
-    """Close the guard's pipe, if there is one and it is still open."""
-    if pipe is not None:
-        try:
-            os.close(pipe)
-        except OSError:
-            pass
+def close_quietly(handle: "Union[int, IO[Any], None]") -> None:
+    """Close ``handle``, a file object or a file descriptor (an ``int``), for clean-up code:
+    ``None`` is left alone, and an ``OSError`` (a descriptor closed already, a buffer that cannot
+    be flushed) is ignored, as nothing better can be done then. (The guard's pipe here; the
+    match runner's files.)"""
+    if handle is None:
+        return
+    try:
+        if isinstance(handle, int):
+            os.close(handle)
+        else:
+            handle.close()
+    except OSError:
+        pass
 
 
 def _drop_guard() -> None:
     """Forget a guard that is gone, reaping it (the lock is held)."""
     global _guard, _pipe
-    _close_quietly(_pipe)
+    close_quietly(_pipe)
     if _guard is not None:
         try:
             _guard.wait(0.5)
@@ -137,7 +144,7 @@ def _after_fork_in_child() -> None:
     hold the parent's pipe open (the guard would wait for the copy too) nor keep its list."""
     global _lock, _guard, _pipe, _starts
     _lock = threading.Lock()
-    _close_quietly(_pipe)
+    close_quietly(_pipe)
     _guard, _pipe, _starts = None, None, 0
     _watched.clear()
 
@@ -149,7 +156,7 @@ def _at_exit() -> None:
     with _lock:
         process, pipe = _guard, _pipe
         _guard, _pipe = None, None
-    _close_quietly(pipe)
+    close_quietly(pipe)
     if process is not None:
         try:
             process.wait(GRACE + 0.5)

@@ -10,6 +10,7 @@ import os
 from typing import IO, Any, Dict, List, Optional
 
 from draughts_engine.game import GameResult
+from protocol.client.children import close_quietly
 from protocol.match.errors import MatchError
 from protocol.match.openings import Opening
 from protocol.match.records import FinishedGame
@@ -74,12 +75,8 @@ class JsonlWriter:
         return None
 
     def close(self) -> None:
-        if self.handle is not None:
-            try:
-                self.handle.close()
-            except OSError:
-                pass
-            self.handle = None
+        close_quietly(self.handle)
+        self.handle = None
 
 
 def sprt_object(state: Any, config: Any, stats: Any) -> Dict[str, Any]:

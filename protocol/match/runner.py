@@ -21,6 +21,7 @@ from typing import IO, Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from draughts_engine.game import GameResult
 from draughts_engine.pdn_writer import tag_value
+from protocol.client.children import close_quietly
 from protocol.match.adjudication import describe
 from protocol.match.config import MatchConfig
 from protocol.match.elo import elo_interval, format_elo
@@ -365,12 +366,8 @@ class MatchRunner:
         try:
             return self._run()
         finally:
-            if self._pdn_handle is not None:
-                try:
-                    self._pdn_handle.close()
-                except OSError:
-                    pass
-                self._pdn_handle = None
+            close_quietly(self._pdn_handle)
+            self._pdn_handle = None
             if self._jsonl is not None:
                 self._jsonl.close()
             self._await_stoppers()

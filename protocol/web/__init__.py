@@ -11,6 +11,8 @@ engines run only through the reference clients.
 * :mod:`.static_files`: the page's files, from the static folder only;
 * :mod:`.api`: the JSON API; :mod:`.registry`: open boards, cap, heartbeat timeout;
 * :mod:`.board`: one board: its controller, its engine thread, its state as JSON;
+* :mod:`.tree`: a board's tree of variations; :mod:`.review`: its game review (an engine of
+  its own marks each move); :mod:`.clocks`: its clocks and the timer of a falling flag;
 * :mod:`.engines`: the engines named on the command line.
 """
 from __future__ import annotations

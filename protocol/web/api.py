@@ -40,8 +40,9 @@ from protocol.play.clock import ClockSetting, ClockSettingError
 from protocol.play.players import LEVELS
 
 from .page import board_svg
-from .board import REVIEW_DEPTH, BoardClosedError, BoardSettings, Players, WebBoard
+from .board import BoardClosedError, BoardSettings, Players, WebBoard
 from .registry import BoardLimitError, BoardRegistry, UnknownBoardError
+from .review import REVIEW_DEPTH
 from .server import EventStream, HttpError, Reply, Request
 
 __all__ = ["WebApi", "first_to_move", "DEFAULT_LEVEL", "MAX_TEXT", "MAX_MOVETIME_MS",

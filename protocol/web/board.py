@@ -4,9 +4,8 @@ its engines, and the state the page draws.
 The game logic (rules, players, engines, undo/redo, PDN) is the controller's; this module
 decides *when* engines search and turns the game into JSON for the page. It also keeps what a
 page analyses the game with: the tree of variations (:mod:`.tree`; the controller plays one of
-its lines), the game review (its own engine, :mod:`protocol.play.review`), the analysis's
-MultiPV lines and the clocks (:mod:`protocol.play.clock`; a timer ends the game when one
-falls).
+its lines), the game review (its own engine, :mod:`.review`), the analysis's MultiPV lines
+and the clocks (:mod:`.clocks`; a timer ends the game when one falls).
 
 Threads. Requests change the board through :meth:`WebBoard.act`, one at a time (the *action*
 lock); engines search on one *worker* thread per board. An action first halts the worker
@@ -39,20 +38,19 @@ from protocol.play.controller import (
 from draughts_engine.errors import DraughtsError
 from draughts_engine.pdn import stream_games
 from draughts_engine.pdn_reader import MoveNode
-from protocol.play.players import OWN_ENGINE_COMMAND, EnginePlayer
+from protocol.play.players import OWN_ENGINE_COMMAND
 from protocol.play.records import DraughtsRecord, records_from_text
-from protocol.play.clock import GameClock, ClockSetting, flag_outcome
+from protocol.play.clock import ClockSetting
 from protocol.play.openings import opening_name
-from protocol.play.review import CAP, Score, review_moves, summary, white_view
 
+from .clocks import BoardClocks
 from .engines import EngineBook, EngineChoice
-from .tree import GameTree, TreeError, TreeNode
+from .review import GameReview
+from .tree import GameTree, TreeError, TreeNode, score_json
 
 __all__ = ["WebBoard", "BoardSettings", "Players", "BoardClosedError", "SIDES"]
 
 SIDES = ("white", "black")
-REVIEW_DEPTH = 6
-"""The search depth of a game review when none is asked for."""
 ABANDON_AFTER = 2.0
 """Seconds an action waits for the search it cancelled (its result is not wanted) to end
 before the engine is killed, so that the action answers promptly. ("Move now" wants the move:
@@ -137,13 +135,9 @@ class WebBoard:
         self._analyst: Optional[GameController] = None  # analyses a finished game's position
         self.tree = GameTree()                   # every line tried (protocol.web.tree)
         self._line: List[TreeNode] = []          # the controller's line in the tree
-        self._reviewer: Optional[EnginePlayer] = None  # the engine of game reviews
-        self._review: Optional[Dict[str, Any]] = None  # the last review's progress and summary
-        self.review_limits = SearchLimits(depth=REVIEW_DEPTH)
+        self.review = GameReview()               # the game review (protocol.web.review)
         self.lines = 1                           # analysis lines asked of the engine (MultiPV)
-        self.clock: Optional[GameClock] = None   # the game's clocks (players.clock)
-        self._flag_timer: Optional[threading.Timer] = None
-        self._armed: Any = None                  # what the flag timer was set for
+        self.clocks = BoardClocks(clock, self._on_flag)  # the game's (players.clock)
         self.controller = self._new_controller(settings.variant, settings.fen)
         try:
             if settings.pdn:
@@ -230,10 +224,8 @@ class WebBoard:
                 return
             self._stop_worker()
             self.controller.close()
-            if self._reviewer is not None:
-                self._reviewer.close()
-            if self._flag_timer is not None:
-                self._flag_timer.cancel()
+            self.review.close()
+            self.clocks.cancel()
             with self._state:
                 self.closed = True
                 self._version += 1
@@ -246,7 +238,7 @@ class WebBoard:
         self.controller.play(text)
         self.paused = False
         self._hint = None
-        self._clock_moved(side)
+        self.clocks.moved(side)
 
     def _do_flag(self, was: Optional[str]) -> None:
         """The flag timer fired (:meth:`_check_flag` ran already, in :meth:`act`)."""
@@ -264,8 +256,7 @@ class WebBoard:
         self._after_navigation()
 
     def _after_navigation(self) -> None:
-        if self.clock is not None:
-            self.clock.pause()  # looking back: the clocks wait for the next move
+        self.clocks.pause()  # looking back: the clocks wait for the next move
         self._hint = None
         self._analysis = None
         self.paused = not self.controller.human_to_move()
@@ -306,7 +297,7 @@ class WebBoard:
         """A fresh tree for a new game; ``root``: a PDN game's tree of variations."""
         self.tree = GameTree()
         self._line = []
-        self._review = None
+        self.review.forget()
         if root is not None:
             self._read_tree(root)
 
@@ -368,14 +359,13 @@ class WebBoard:
     def _do_review(self, was: Optional[str], on: bool = True,
                    limits: Optional[SearchLimits] = None) -> None:
         """Review the line shown: every position searched under ``limits`` (default
-        :attr:`review_limits`), each move marked by what it lost (protocol.play.review)."""
+        ``review.limits``), each move marked by what it lost (:mod:`.review`)."""
         if not on or was == "review":
             return
         if limits is not None:
-            self.review_limits = limits
+            self.review.limits = limits
         self.paused = True  # the engines do not play on while the game is reviewed
-        if self.clock is not None:
-            self.clock.pause()
+        self.clocks.pause()
         self._next_job = "review"
 
     def _reset_view(self) -> None:
@@ -394,51 +384,18 @@ class WebBoard:
     # ------------------------------------------------------------------ the clocks
 
     def _new_clock(self) -> None:
-        """Fresh clocks of the players' time control (none without one), the side to move's
-        running unless the game is over."""
-        control = self.players.clock
-        self.clock = None if control is None else GameClock(control, self.clock_source)
-        if self.clock is not None and not self.controller.result().is_over:
-            self.clock.start(self.controller.side_to_move)
-
-    def _clock_moved(self, side: str) -> None:
-        if self.clock is not None:
-            self.clock.moved(side)
+        """Fresh clocks of the players' time control, the side to move's running unless the
+        game is over."""
+        over = self.controller.result().is_over
+        self.clocks.reset(self.players.clock, None if over else self.controller.side_to_move)
 
     def _check_flag(self) -> None:
-        """A clock at zero ends the game: its side loses (the rules of draughts)."""
-        clock = self.clock
-        if clock is None or clock.running is None:
-            return
-        side = clock.fallen()
-        if side is None or self.controller.result().is_over:
-            return
-        clock.pause()
-        self.controller.end_game(flag_outcome(side, self.controller.variant))
-        self.paused = True
-
-    def _arm_flag(self) -> None:
-        """Wake up when the running clock reaches zero (caller holds the state lock)."""
-        clock = self.clock
-        wanted = None if clock is None or self.closed else (clock.running, clock.remaining[
-            clock.running] if clock.running else None, id(clock))
-        if wanted == self._armed:
-            return
-        self._armed = wanted
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-            self._flag_timer = None
-        if clock is None or clock.running is None or self.closed:
-            return
-        delay = (clock.ms_until_flag() or 0) / 1000 + 0.05
-        timer = threading.Timer(delay, self._on_flag)
-        timer.daemon = True
-        self._flag_timer = timer
-        timer.start()
+        """A clock at zero ends the game (:meth:`.BoardClocks.end_on_flag`) and pauses it."""
+        if self.clocks.end_on_flag(self.controller):
+            self.paused = True
 
     def _on_flag(self) -> None:
-        clock = self.clock
-        if self.closed or clock is None or clock.fallen() is None:
+        if self.closed or self.clocks.fallen() is None:
             return
         try:
             self.act("flag")
@@ -578,11 +535,11 @@ class WebBoard:
         self._halt.set()
         deadline = time.monotonic() + ABANDON_AFTER
         while worker.is_alive():
-            if job == "review" and self._reviewer is not None:
-                self._reviewer.stop()
+            if job == "review" and self.review.engine is not None:
+                self.review.engine.stop()
                 worker.join(0.05)
                 if worker.is_alive() and time.monotonic() > deadline:
-                    self._reviewer.kill(f"did not answer stop within {ABANDON_AFTER:g} s")
+                    self.review.engine.kill(f"did not answer stop within {ABANDON_AFTER:g} s")
                     deadline = float("inf")
                 continue
             searching = self._analyst or self.controller
@@ -610,7 +567,9 @@ class WebBoard:
                 job = "play"
                 self._published_move()
             if job == "review":
-                self._run_review()
+                self.review.run(controller.record.replayed([]), [self.tree.root] + self._line,
+                                _spec(self.engines.default), self._halt, self._state,
+                                self._publish)
                 return
             if job == "hint":
                 hint = self._search(controller.hint, "hint", helper=True)
@@ -636,13 +595,12 @@ class WebBoard:
                 with self._state:
                     self._thinking = side
                     self._publish()
-                if self.clock is not None:
-                    if self.clock.running != side:
-                        self.clock.start(side)
-                    controller.limits = self.clock.limits(side)
+                limits = self.clocks.start_turn(side)
+                if limits is not None:
+                    controller.limits = limits
                 self._search(controller.engine_move, "move", helper=False)
                 with self._state:
-                    self._clock_moved(side)
+                    self.clocks.moved(side)
                     self._check_flag()
                 self._published_move()
                 if controller.result().is_over or controller.human_to_move():
@@ -729,66 +687,6 @@ class WebBoard:
 
         return call(on_info=on_info)
 
-    def _run_review(self) -> None:
-        """The review job: every position of the line shown, searched in turn (the page sees
-        the progress), then each move marked. Stopped early, it marks what it searched."""
-        controller = self.controller
-        nodes = [self.tree.root] + list(self._line)
-        texts = [node.move for node in nodes[1:]]
-        start = controller.record.replayed([])
-        first_side = start.side_to_move
-        with self._state:
-            self._review = {"running": True, "done": 0, "total": len(nodes), "summary": None,
-                            "limit": {"depth": self.review_limits.depth,
-                                      "movetime_ms": self.review_limits.movetime_ms}}
-            for node in nodes:
-                node.forget_review()
-            self._publish()
-        if self._reviewer is None:
-            choice = self.engines.default
-            self._reviewer = EnginePlayer(_spec(choice), controller.variant, None)
-        reviewer = self._reviewer
-        if reviewer.variant != controller.variant:
-            reviewer.set_variant(controller.variant)
-        else:
-            reviewer.new_game()
-        scores: List[Score] = []
-        try:
-            for index, node in enumerate(nodes):
-                if self._halt.is_set():
-                    break
-                record = start.replayed(texts[:index])
-                outcome = record.result()
-                if outcome.is_over:
-                    sign = {"white": 1, "black": -1}.get(outcome.winner or "", 0)
-                    score = Score(cp=sign * CAP)
-                else:
-                    best, info = reviewer.choose(record, self.review_limits, None)
-                    if self._halt.is_set():
-                        break
-                    cp, mate = white_view(info.score_cp if info else None,
-                                          info.score_mate if info else None, record.side_to_move)
-                    score = Score(cp if cp is not None or mate is not None else 0, mate, best)
-                scores.append(score)
-                with self._state:
-                    node.score = score
-                    self._review["done"] = index + 1
-                    self._publish()
-        finally:
-            reviews = review_moves(scores, texts[:max(0, len(scores) - 1)], first_side)
-            for review in reviews:
-                node = nodes[review.ply]
-                node.mark = review.mark
-                node.better = review.better
-                if review.better:
-                    before = start.replayed(texts[:review.ply - 1])
-                    node.better_display = before.display_text(review.better)
-            with self._state:
-                if self._review is not None:
-                    self._review["running"] = False
-                    self._review["summary"] = summary(reviews)
-                self._publish()
-
     def _published_move(self) -> None:
         with self._state:
             self._thinking = None
@@ -823,9 +721,9 @@ class WebBoard:
         position = record.position
         geometry = position.geometry
         outcome = controller.result()
-        if outcome.is_over and self.clock is not None:
-            self.clock.pause()
-        self._arm_flag()
+        if outcome.is_over:
+            self.clocks.pause()
+        self.clocks.arm(self.closed)
         human_turn = controller.human_to_move() and not outcome.is_over
         legal: List[Dict[str, Any]] = []
         if human_turn and self._thinking is None:
@@ -870,19 +768,19 @@ class WebBoard:
             "paused": self.paused,
             "analysis": _copy(self._analysis),
             "lines": self.lines,
-            "clock": None if self.clock is None else self.clock.to_json(),
+            "clock": self.clocks.to_json(),
             "hint": self._hint,
             "result": None if not outcome.is_over else {
                 "winner": outcome.winner, "reason": outcome.reason, "score": outcome.score},
             "status": self._status(outcome),
             "message": self._message,
             "pdn": self._pdn_text(),
-            "line": [self._node_json(node) for node in self._line],
+            "line": [node.to_json() for node in self._line],
             "opening": opening_name(controller.variant, [n.move for n in self._line[:8]],
                                     record.start_fen() is None),
-            "start_score": _score_json(self.tree.root.score),
+            "start_score": score_json(self.tree.root.score),
             "eval": self._current_eval(),
-            "review": None if self._review is None else dict(self._review),
+            "review": self.review.to_json(),
         }
         self._state.notify_all()
 
@@ -913,25 +811,6 @@ class WebBoard:
             return self.controller.pdn(tree=self.tree.to_move_nodes())
         except (ValueError, DraughtsError):
             return self.controller.pdn()
-
-    def _node_json(self, node: TreeNode, depth: int = 0) -> Dict[str, Any]:
-        """A move of the line shown, with the other moves played in its place (variations,
-        each with its own main line; nested ones down to a few levels)."""
-        data: Dict[str, Any] = {"id": node.id, "ply": node.ply, "label": node.label,
-                                "text": node.display, "mark": node.mark,
-                                "better": node.better_display or node.better,
-                                "score": _score_json(node.score),
-                                "comments": list(node.comments)}
-        parent = node.parent
-        siblings = [] if parent is None else [c for c in parent.children if c is not node]
-        if depth < 3:
-            data["variations"] = [[self._node_json(n, depth + 1)
-                                   for n in [side] + side.main_continuation()]
-                                  for side in siblings]
-        else:
-            data["variations"] = []
-        data["main"] = parent is not None and parent.children[:1] == [node]
-        return data
 
     def _current_eval(self) -> Optional[Dict[str, Any]]:
         """The score shown by the evaluation bar: the running analysis's, else the review's
@@ -965,9 +844,10 @@ class WebBoard:
             return f"{turn} to move; analysing…"
         if self._job == "hint":
             return f"{turn} to move; looking for a hint…"
-        if self._job == "review" and self._review is not None:
+        progress = self.review.progress
+        if self._job == "review" and progress is not None:
             return (f"{turn} to move; reviewing the game "
-                    f"({self._review['done']}/{self._review['total']} positions)…")
+                    f"({progress['done']}/{progress['total']} positions)…")
         if self.paused and not controller.human_to_move():
             return f"{turn} to move (engine); paused: press Resume"
         return f"{turn} to move"
@@ -989,10 +869,6 @@ def _final_analysis(outcome: Any) -> Dict[str, Any]:
             "score_cp": 0 if outcome.winner == "draw" else None, "mate": None, "nodes": None,
             "nps": None, "pv": [], "arrow": None, "result": outcome.score,
             "reason": outcome.reason}
-
-
-def _score_json(score: Optional[Score]) -> Optional[Dict[str, Any]]:
-    return None if score is None else {"cp": score.cp, "mate": score.mate}
 
 
 def _copy(analysis: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:

@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 from draughts_engine.pdn_reader import MoveNode
 from protocol.play.review import Score, parse_review_comment, review_comment
 
-__all__ = ["TreeNode", "GameTree", "TreeError"]
+__all__ = ["TreeNode", "GameTree", "TreeError", "score_json"]
 
 MAX_NODES = 20_000
 """Nodes a tree holds at most (a board's memory stays bounded whatever a page sends)."""
@@ -74,6 +74,29 @@ class TreeNode:
     def forget_review(self) -> None:
         self.score = None
         self.mark = self.better = self.better_display = None
+
+    def to_json(self, depth: int = 0) -> Dict[str, Any]:
+        """This move for the page's list of the line shown, with the other moves played in its
+        place (variations, each with its own main line; nested ones down to a few levels)."""
+        data: Dict[str, Any] = {"id": self.id, "ply": self.ply, "label": self.label,
+                                "text": self.display, "mark": self.mark,
+                                "better": self.better_display or self.better,
+                                "score": score_json(self.score),
+                                "comments": list(self.comments)}
+        parent = self.parent
+        siblings = [] if parent is None else [c for c in parent.children if c is not self]
+        if depth < 3:
+            data["variations"] = [[n.to_json(depth + 1) for n in [side] + side.main_continuation()]
+                                  for side in siblings]
+        else:
+            data["variations"] = []
+        data["main"] = parent is not None and parent.children[:1] == [self]
+        return data
+
+
+def score_json(score: Optional[Score]) -> Optional[Dict[str, Any]]:
+    """A review's score for the page: ``cp`` and ``mate`` (White's view), or ``None``."""
+    return None if score is None else {"cp": score.cp, "mate": score.mate}
 
 
 class GameTree:
