@@ -28,6 +28,7 @@ from protocol.play.controller import (
 from protocol.play import players as players_module
 from protocol.play.players import EngineFailure
 from protocol.web import board as board_module
+from protocol.web import board as board_module
 from protocol.web.board import BoardSettings, Players, WebBoard
 from protocol.web.engines import (
     DEFAULT_ENGINE_NAME,
@@ -464,6 +465,16 @@ def test_engine_specs():
                 f'cmd="{sys.executable}" extra', "cmd='open"):
         with pytest.raises(EngineSpecError):
             parse_engine_spec(bad)
+    tuned = parse_engine_spec(f"name=two option.Threads=2 option.OwnBook=false "
+                              f"{sys.executable} -m protocol")
+    assert tuned.options == (("Threads", "2"), ("OwnBook", "false"))
+    assert "option.Threads=2" in tuned.describe()
+    assert board_module._spec(tuned).options == tuned.options  # the engine is told at start
+    for bad in (f"option.Threads= {sys.executable}", f"proto=hub option.X=1 {sys.executable}"):
+        with pytest.raises(EngineSpecError):
+            parse_engine_spec(bad)
+    book = EngineBook([ours, ours, hub, tuned])
+    assert book.get("two").options == tuned.options
     book = EngineBook([ours, ours, hub])
     assert book.names == [OURS, OURS + "-2", "scan"] and book.default.name == OURS
     assert book.get("nope") is None and book.get(None) is None

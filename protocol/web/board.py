@@ -94,8 +94,9 @@ def _spec(choice: Optional[EngineChoice]) -> PlayerSpec:
     if choice is None:
         return PlayerSpec.human()
     if choice.command == OWN_ENGINE_COMMAND and choice.proto == "uci":
-        return replace(PlayerSpec.own_engine(), program=choice.name)
-    return PlayerSpec("engine", choice.command, choice.proto, program=choice.name)
+        return replace(PlayerSpec.own_engine(), program=choice.name, options=choice.options)
+    return PlayerSpec("engine", choice.command, choice.proto, program=choice.name,
+                      options=choice.options)
 
 
 class WebBoard:

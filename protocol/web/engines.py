@@ -1,11 +1,14 @@
 """The engines a web board may use: fixed on the server's command line, chosen by name.
 
 ``--engine`` takes one string: optional ``name=`` and ``proto=`` (``uci``, the default, or
-``hub``) tokens, then the command, either as the remaining words or as ``cmd="..."``::
+``hub``) tokens and ``option.NAME=VALUE`` tokens (sent as ``setoption`` when the engine
+starts; text-protocol engines only), then the command, either as the remaining words or as
+``cmd="..."``::
 
     --engine "python3 -m protocol"
     --engine "name=scan proto=hub /opt/scan/scan hub"
     --engine 'name=deep cmd="python3 -m protocol"'
+    --engine "name=two-cores option.Threads=2 option.OwnBook=false python3 -m protocol"
 
 The browser only ever sends a name from :class:`EngineBook`; it never supplies a command.
 """
@@ -32,15 +35,18 @@ class EngineSpecError(ValueError):
 
 @dataclass(frozen=True)
 class EngineChoice:
-    """One engine the page can pick: its ``name``, ``command`` (argv) and ``proto``."""
+    """One engine the page can pick: its ``name``, ``command`` (argv), ``proto`` and the
+    ``options`` it is given when it starts (``(name, value)`` pairs)."""
 
     name: str
     command: Tuple[str, ...]
     proto: str = "uci"
+    options: Tuple[Tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         """``name: command [proto=hub]`` for the server's start-up lines."""
         text = f"{self.name}: {' '.join(shlex.quote(word) for word in self.command)}"
+        text += "".join(f" option.{name}={value}" for name, value in self.options)
         return text + (f" (proto={self.proto})" if self.proto != "uci" else "")
 
 
@@ -67,8 +73,15 @@ def parse_engine_spec(text: str) -> EngineChoice:
     except ValueError as exc:
         raise EngineSpecError(f"bad --engine {text!r}: {exc}") from None
     values: Dict[str, str] = {}
+    options: List[Tuple[str, str]] = []
     while words:
         key, sep, value = words[0].partition("=")
+        if sep and key.startswith("option.") and key[len("option."):].strip():
+            if not value or not value.isprintable():
+                raise EngineSpecError(f"bad --engine {text!r}: {key}= needs a value")
+            options.append((key[len("option."):], value))
+            words.pop(0)
+            continue
         if not sep or key not in _KEYS or key in values:
             break
         values[key] = value
@@ -86,6 +99,9 @@ def parse_engine_spec(text: str) -> EngineChoice:
     proto = values.get("proto", "uci").lower()
     if proto not in ("uci", "hub"):
         raise EngineSpecError(f"bad --engine {text!r}: proto must be uci or hub, got {proto!r}")
+    if options and proto != "uci":
+        raise EngineSpecError(f"bad --engine {text!r}: option.NAME= is for engines of the text "
+                              "protocol (proto=uci)")
     if "name" in values and not values["name"]:
         raise EngineSpecError(f"bad --engine {text!r}: empty name=")
     name = values.get("name") or _name_of(words)
@@ -99,7 +115,7 @@ def parse_engine_spec(text: str) -> EngineChoice:
         found = shutil.which(program) is not None
     if not found:
         raise EngineSpecError(f"engine {name}: program {program!r} not found")
-    return EngineChoice(name, tuple(words), proto)
+    return EngineChoice(name, tuple(words), proto, tuple(options))
 
 
 class EngineBook:
@@ -117,7 +133,8 @@ class EngineBook:
             while name in self._choices:
                 n += 1
                 name = f"{choice.name}-{n}"
-            self._choices[name] = EngineChoice(name, choice.command, choice.proto)
+            self._choices[name] = EngineChoice(name, choice.command, choice.proto,
+                                               choice.options)
 
     @property
     def names(self) -> List[str]:
