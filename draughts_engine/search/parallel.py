@@ -13,7 +13,9 @@ interpreter, with the shared table's descriptor inherited; it reads one command 
 line on its standard input (:data:`GO`, :data:`STOP`, :data:`NEW_GAME`, JSON) and
 exits at once when that input ends, so the end of the parent process (``quit``, end
 of input, a signal, even SIGKILL, which closes the pipe) ends its helpers too.  A
-helper that died is started again at the next search.
+helper that died is started again at the next search, :data:`MAX_RESTARTS` times at most
+(a helper that cannot run is not started before every search: the search then runs
+without it).
 
 Needs ``fork``-free descriptor passing (``subprocess``'s ``pass_fds``): Linux and
 macOS.  On Windows :func:`~..runtime.max_threads` is 1: no helpers.
@@ -42,6 +44,9 @@ PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 #: Seconds a helper gets to end after its input is closed, before it is killed.
 CLOSE_GRACE = 1.0
 
+#: Times the helpers that died are started again, in all, before the pool gives up on them.
+MAX_RESTARTS = 8
+
 
 class HelperError(OSError):
     """The helpers could not be started (the search then runs in one process)."""
@@ -66,6 +71,7 @@ class HelperPool:
             raise HelperError(str(exc)) from None
         self._procs: List[Optional[subprocess.Popen]] = [None] * count
         self._searching = False
+        self.restarts = 0
         try:
             for index in range(count):
                 self._procs[index] = self._spawn(index)
@@ -102,15 +108,21 @@ class HelperPool:
             return False
 
     def _revive(self) -> None:
-        """Start again every helper that has ended."""
+        """Start again every helper that has ended (while :data:`MAX_RESTARTS` allows)."""
         for index, proc in enumerate(self._procs):
+            if self.restarts >= MAX_RESTARTS:
+                return
             if proc is None or proc.poll() is not None:
+                self.restarts += 1
                 if proc is not None and proc.stdin is not None:
                     try:
                         proc.stdin.close()
                     except OSError:
                         pass
-                self._procs[index] = self._spawn(index)
+                try:
+                    self._procs[index] = self._spawn(index)
+                except HelperError:
+                    self._procs[index] = None
 
     def start(self, position: Position, history: Sequence[Tuple[int, int, int, bool]],
               evaluation: str, pruning: bool, endgame_tables: bool, ply: int) -> ParallelRole:
