@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Protocol latency of the server: start-up, and answers during a deep search.
 
-    python3 bench/latency.py [--tries 20] [--engine "python3 -m protocol"]
+    python3 bench/latency.py [--tries 20] [--engine "python3 -m protocol"] [--option Threads=2]
 
 Measures, over ``--tries`` runs each (median and worst, milliseconds):
 
@@ -11,7 +11,8 @@ Measures, over ``--tries`` runs each (median and worst, milliseconds):
 * ``quit`` during ``go infinite``: write ``quit`` until the process has exited.
 
 The clock starts when the command is written and stops when the answer line
-is read, so it includes both pipe trips.
+is read, so it includes both pipe trips.  ``--option NAME=VALUE`` (repeatable) is set
+before each search (``Threads=2``: the latency of a parallel search).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable, List
+from typing import Callable, List, Sequence, Tuple
 
 from _cli import OneLineParser, engine_command, positive_int, variant_name
 
@@ -54,6 +55,14 @@ class Process:
         self.proc.wait()
 
 
+def option_pair(text: str) -> Tuple[str, str]:
+    """``Threads=2`` -> ("Threads", "2")."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise ValueError(f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
 def ms(seconds: float) -> float:
     return seconds * 1000.0
 
@@ -69,9 +78,12 @@ def start_to_uciok(command: List[str]) -> float:
     return ms(elapsed)
 
 
-def during_search(command: List[str], action: str, variant: str) -> float:
+def during_search(command: List[str], action: str, variant: str,
+                  options: Sequence[Tuple[str, str]] = ()) -> float:
     p = Process(command)
     try:
+        for name, value in options:
+            p.send(f"setoption name {name} value {value}")
         p.send(f"setoption name Variant value {variant}")
         p.send("position startpos")
         p.send("go infinite")
@@ -103,13 +115,17 @@ def main() -> int:
     parser.add_argument("--engine", type=engine_command,
                         default=f"{shlex.quote(sys.executable)} -m protocol")
     parser.add_argument("--variant", type=variant_name, default="international")
+    parser.add_argument("--option", type=option_pair, action="append", default=[],
+                        help="NAME=VALUE set before each search (repeatable)")
     args = parser.parse_args()
     command = args.engine
     rows = [("start to uciok", lambda: start_to_uciok(command))]
     for action in ("isready", "stop", "quit"):
         rows.append((f"{action} during go infinite",
-                     lambda action=action: during_search(command, action, args.variant)))
-    print(f"engine: {shlex.join(command)}   tries: {args.tries}   variant: {args.variant}")
+                     lambda action=action: during_search(command, action, args.variant,
+                                                         args.option)))
+    shown = "".join(f"   {name}={value}" for name, value in args.option)
+    print(f"engine: {shlex.join(command)}   tries: {args.tries}   variant: {args.variant}{shown}")
     print(f"{'measure':28} {'median ms':>10} {'worst ms':>10}")
     for name, measure in rows:
         samples = [measure() for _ in range(args.tries)]
