@@ -7,14 +7,14 @@ the helper's number (its node-count slot and depth-skipping pattern).
 Standard input carries one JSON object per line: ``{"cmd": "go", ...}`` (search the
 position until the next command), ``{"cmd": "stop"}``, ``{"cmd": "newgame"}`` (forget the
 tables).  The search runs in the main thread; a reader thread takes the commands and,
-at the end of the input (the parent ended, however), ends the process at once.  The
+at the end of the input (the parent ended, however), stops the running search and
+tells the main thread to return, which ends the process (within a poll of the search).  The
 helper writes nothing: it works only through the shared table.  A failed search is
 dropped and the helper waits for the next command.
 """
 from __future__ import annotations
 
 import json
-import os
 import queue
 import sys
 import threading
@@ -29,10 +29,11 @@ from .shared_table import SharedTable
 __all__ = ["main"]
 
 
-def read_commands(stream: Any, commands: "queue.Queue[Tuple[Dict[str, Any], threading.Event]]",
+def read_commands(stream: Any,
+                  commands: "queue.Queue[Optional[Tuple[Dict[str, Any], threading.Event]]]",
                   ) -> None:
     """Queue each command with the stop signal of the search it starts; set the running
-    search's signal on ``stop``; end the process at the end of ``stream``."""
+    search's signal on ``stop``; at the end of ``stream``, stop the search and queue None."""
     current = threading.Event()
     for raw in stream:
         try:
@@ -45,7 +46,8 @@ def read_commands(stream: Any, commands: "queue.Queue[Tuple[Dict[str, Any], thre
         if command.get("cmd") in (GO, NEW_GAME):
             current = threading.Event()
             commands.put((command, current))
-    os._exit(0)
+    current.set()
+    commands.put(None)
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -53,14 +55,17 @@ def main(argv: Optional[List[str]] = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     fd, entries, index = (int(word) for word in args[:3])
     table = SharedTable.attach(fd, entries)
-    commands: "queue.Queue[Tuple[Dict[str, Any], threading.Event]]" = queue.Queue()
+    commands: "queue.Queue[Optional[Tuple[Dict[str, Any], threading.Event]]]" = queue.Queue()
     reader = threading.Thread(target=read_commands, args=(sys.stdin.buffer, commands),
                               daemon=True)
     reader.start()
     from .engine import Searcher
     searcher: Optional[Searcher] = None
     while True:
-        command, stop = commands.get()
+        item = commands.get()
+        if item is None:  # the parent is gone
+            return
+        command, stop = item
         try:
             if command["cmd"] == NEW_GAME:
                 if searcher is not None:
