@@ -56,7 +56,8 @@ class ParallelRole:
 
 
 class PublishingBudget(SearchBudget):
-    """A :class:`~.budget.SearchBudget` that tells ``publish(nodes)`` the node count at each poll."""
+    """A :class:`~.budget.SearchBudget` that tells ``publish(nodes)`` the node count at
+    each poll."""
 
     def __init__(self, publish: Callable[[int], None], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

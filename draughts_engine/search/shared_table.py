@@ -10,10 +10,11 @@ it ends.  A child process maps it from a file descriptor it inherits
 Layout: a header of :data:`HEADER_SLOTS` 8-byte words (word ``i`` holds the nodes
 searched by helper ``i`` since its current search began, word ``RESULT_SLOT + i`` the
 deepest iteration it completed: generation, depth, score and a fingerprint of its move),
-then ``2**n`` entries of 16 bytes, found by the low bits of the position's hash.  An entry is two unsigned
-64-bit words ``(check, data)`` with ``check = hash ^ data`` (the lock-free scheme of
-the strong chess programs): processes write without locks, and an entry torn by two
-writers at once, or holding another position, fails the check and reads as missing.
+then ``2**n`` entries of 16 bytes, found by the low bits of the position's hash.  An
+entry is two unsigned 64-bit words ``(check, data)`` with ``check = hash ^ data`` (the
+lock-free scheme of the strong chess programs): processes write without locks, and an
+entry torn by two writers at once, or holding another position, fails the check and
+reads as missing.
 
 ``data`` packs, from bit 0: the depth (8 bits), the bound flag (2 bits, :data:`~.tt.EXACT`,
 :data:`~.tt.LOWER`, :data:`~.tt.UPPER`), the score as stored by :func:`~.tt.to_tt`
@@ -62,7 +63,8 @@ def move_fingerprint(move: Any) -> int:
 
 
 class SharedAccess(NamedTuple):
-    """The hot loop's entry points to a :class:`SharedTable` (closures: see :meth:`SharedTable.access`)."""
+    """The hot loop's entry points to a :class:`SharedTable` (closures: see
+    :meth:`SharedTable.access`)."""
 
     #: ``probe(key) -> (depth, score, flag, fingerprint) or None``; the score as stored.
     probe: Callable[[Any], Optional[Tuple[int, int, int, int]]]
