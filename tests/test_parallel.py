@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import List
+from typing import Callable, List
 
 import pytest
 
@@ -216,6 +216,19 @@ def test_helpers_end_with_the_engine(ending: str) -> None:
     assert left_after(helpers) == []
 
 
+def _exchange(proc: "subprocess.Popen[str]", send: str, last: Callable[[str], bool]) -> List[str]:
+    """Send ``send`` (lines), read the answer lines up to the one ``last`` accepts."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(send + "\n")
+    proc.stdin.flush()
+    lines = []
+    for raw in proc.stdout:
+        lines.append(raw.strip())
+        if last(lines[-1]):
+            break
+    return lines
+
+
 @needs_two
 def test_stop_ends_a_parallel_search_with_one_bestmove() -> None:
     proc = _engine_with_helpers()
@@ -225,28 +238,13 @@ def test_stop_ends_a_parallel_search_with_one_bestmove() -> None:
                          "go infinite\n")
         proc.stdin.flush()
         time.sleep(0.5)
-        proc.stdin.write("stop\n")
-        proc.stdin.flush()
-        lines = []
-        for line in proc.stdout:
-            lines.append(line.strip())
-            if line.startswith("bestmove"):
-                break
-        proc.stdin.write("isready\n")  # (during a search, isready is answered at once)
-        proc.stdin.flush()
-        for line in proc.stdout:
-            lines.append(line.strip())
-            if line.strip() == "readyok":
-                break
+        lines = _exchange(proc, "stop", lambda line: line.startswith("bestmove"))
+        # (during a search, isready is answered at once: asked after the bestmove)
+        lines += _exchange(proc, "isready", lambda line: line == "readyok")
         assert sum(1 for line in lines if line.startswith("bestmove")) == 1
         # a second search with the same helpers, to a depth
-        proc.stdin.write("setoption name Threads value 1\ngo depth 3\n")
-        proc.stdin.flush()
-        rest = []
-        for line in proc.stdout:
-            rest.append(line.strip())
-            if line.startswith("bestmove"):
-                break
+        rest = _exchange(proc, "setoption name Threads value 1\ngo depth 3",
+                         lambda line: line.startswith("bestmove"))
         assert any(line.startswith("bestmove") for line in rest)
         assert not any(line.startswith("error") for line in rest)
     finally:
