@@ -500,7 +500,9 @@ def test_sprt_stops_early(tmp_path):
     # counted games wait for their partner (one running on the other worker, one next in
     # line), and the running game may still end and be written: 16..19 games.
     assert 16 <= len(games) <= 19, detail
-    assert "(pentanomial, 8 pairs)" in out, detail
+    # The report counts every finished pair: 8, or 9 when one more pair ended meanwhile
+    # (18 games, within the bounds above).
+    assert "(pentanomial, 8 pairs)" in out or "(pentanomial, 9 pairs)" in out, detail
     assert "H1 accepted" in out.splitlines()[-1] and "SPRT LLR" in out.splitlines()[-1], detail
     assert "SPRT: H1 accepted" in err, detail
 
