@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
 from typing import Any, Callable
 
 __all__ = ["PYPY", "IMPLEMENTATION", "TRACED", "TRACED_ENV", "JIT_PARAMS", "JIT_PARAMS_ENV",
-           "tune_jit", "compile_apart", "max_threads"]
+           "tune_jit", "compile_apart", "max_threads", "reap"]
 
 #: ``sys.implementation.name``: ``"cpython"``, ``"pypy"``, ... (the same as
 #: ``platform.python_implementation()``, lower case; ``platform`` is slow to import).
@@ -99,3 +100,20 @@ def max_threads() -> int:
     if os.name != "posix":
         return 1
     return max(1, os.cpu_count() or 1)
+
+
+def reap(process: "subprocess.Popen[Any]", grace: float) -> None:
+    """Wait up to ``grace`` seconds for a child process to end, then kill it and wait up to
+    ``grace`` seconds more; never raises for a process that will not end (what is left is
+    the system's to reap).  The one shape of "wait, kill, wait" of the engine and its tools."""
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        try:
+            process.kill()
+        except OSError:
+            return  # gone in between
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass

@@ -32,6 +32,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
 from ..position import Position
+from ..runtime import reap
 from .parallel_role import ParallelRole
 from .shared_table import SharedTable
 
@@ -183,14 +184,7 @@ def _close_all(procs: List[Any], table: SharedTable) -> None:
     for index, proc in enumerate(procs):
         if proc is None:
             continue
-        try:
-            proc.wait(CLOSE_GRACE)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            try:
-                proc.wait(CLOSE_GRACE)
-            except subprocess.TimeoutExpired:
-                pass
+        reap(proc, CLOSE_GRACE)
         procs[index] = None
     try:
         table.close()

@@ -39,6 +39,7 @@ import time
 from typing import Any, Deque, List, Optional, Sequence, Tuple
 
 from draughts_engine.game import Game
+from draughts_engine.runtime import reap
 from protocol.client import EngineError, EngineTerminatedError, EngineTimeoutError
 from protocol.client.reports import GoResult
 from protocol.dxp.codec import (BackRequest, Chat, DxpFormatError, GameAccept, GameEnd,
@@ -440,11 +441,4 @@ def _stop(process: "Optional[subprocess.Popen[bytes]]", grace: float = 1.0) -> N
     if process is None or process.poll() is not None:
         return
     process.terminate()
-    try:
-        process.wait(grace)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
+    reap(process, grace)
