@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Callable, List
+from typing import Callable, List, Tuple
 
 import pytest
 
@@ -173,12 +173,8 @@ def _engine_with_helpers(threads: int = 2) -> "subprocess.Popen[str]":
     return proc
 
 
-needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
-
-
-@needs_two
-@needs_proc
-def test_no_helper_outlives_an_engine_killed_with_sigkill() -> None:
+def _searching_with_one_helper() -> "Tuple[subprocess.Popen[str], List[int]]":
+    """An engine with Threads 2 in a ``go infinite`` search, and its helper's pid."""
     proc = _engine_with_helpers()
     assert proc.stdin is not None and proc.stdout is not None
     helpers = _children(proc.pid)
@@ -186,6 +182,16 @@ def test_no_helper_outlives_an_engine_killed_with_sigkill() -> None:
     proc.stdin.write("position startpos\ngo infinite\n")
     proc.stdin.flush()
     proc.stdout.readline()  # the search runs
+    return proc, helpers
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
+
+
+@needs_two
+@needs_proc
+def test_no_helper_outlives_an_engine_killed_with_sigkill() -> None:
+    proc, helpers = _searching_with_one_helper()
     proc.kill()
     proc.wait()
     assert left_after(helpers) == []
@@ -195,13 +201,8 @@ def test_no_helper_outlives_an_engine_killed_with_sigkill() -> None:
 @needs_proc
 @pytest.mark.parametrize("ending", ["quit", "end of input", "SIGTERM"])
 def test_helpers_end_with_the_engine(ending: str) -> None:
-    proc = _engine_with_helpers()
-    assert proc.stdin is not None and proc.stdout is not None
-    helpers = _children(proc.pid)
-    assert len(helpers) == 1
-    proc.stdin.write("position startpos\ngo infinite\n")
-    proc.stdin.flush()
-    proc.stdout.readline()
+    proc, helpers = _searching_with_one_helper()
+    assert proc.stdin is not None
     if ending == "quit":
         proc.stdin.write("quit\n")
         proc.stdin.flush()
