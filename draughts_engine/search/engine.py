@@ -169,9 +169,8 @@ class Searcher:
         """
         if self.book is None or self.skill is not None:
             return None
-        if (limits.infinite or limits.ponder or limits.mate is not None or limits.searchmoves
-                or limits.multipv > 1 or limits.depth is not None or limits.nodes is not None
-                or not limits.is_timed):
+        if (not limits.wants_best_move_only or limits.infinite or limits.ponder
+                or limits.depth is not None or limits.nodes is not None or not limits.is_timed):
             return None
         try:
             return self.book.choose(position, ply)
@@ -267,8 +266,7 @@ class Searcher:
             if self.algorithm != "pvs":
                 return self._search_classic(position, limits, on_info, stop)
             pool = self._pool
-            if (pool is None or limits.multipv > 1 or limits.searchmoves
-                    or limits.mate is not None):
+            if pool is None or not limits.wants_best_move_only:
                 return self.search_pvs(position, limits, history, on_info, stop, on_root_move)
             role = pool.start(position, history, self.evaluation, self.pruning,
                               self.endgame_tables, len(history))

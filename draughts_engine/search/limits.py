@@ -139,6 +139,12 @@ class SearchLimits:
         return self.movetime_ms is not None or self.has_clock
 
     @property
+    def wants_best_move_only(self) -> bool:
+        """Whether the search answers only "the best move": one line over every root move,
+        no mate to find (what the parallel search's helpers and the book serve)."""
+        return self.multipv == 1 and not self.searchmoves and self.mate is None
+
+    @property
     def is_bounded(self) -> bool:
         """Whether the search ends by itself: a depth, nodes, move time or clock limit,
         and not pondering (a ponder search waits for ``ponderhit`` or ``stop``)."""
