@@ -47,6 +47,13 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("tools/label_positions.py", "x.pdn", "--out", "l.txt", "--variant", "chess"),
     ("tools/label_positions.py", "x.pdn", "--out", "l.txt", "--processes", "0"),
     ("tools/label_positions.py", "no/such/file.pdn", "--out", "l.txt"),
+    ("tools/fit_patterns.py",),
+    ("tools/fit_patterns.py", "no/such/labels.txt", "--out", "p.json"),
+    ("tools/fit_patterns.py", "tests/data/x.txt", "--out", "p.json", "--steps", "0"),
+    ("tools/fit_patterns.py", "tests/data/x.txt", "--out", "p.json", "--variant", "chess"),
+    ("tools/fit_patterns.py", "README.md", "--out", "p.json"),   # not a label file
+    ("bench/patterns.py", "--rounds", "x"),
+    ("bench/patterns.py", "--variant", "frisian"),   # no weights file: nothing to compare
     ("bench/ladder_match.py", "--depths", "x"),
     ("bench/ladder_match.py", "--variant", "chess"),
     ("bench/search.py", "--depth", "-3"),

@@ -30,6 +30,10 @@ degrees, so one weight serves both sides):
     men ``d`` rows from promotion with nothing in front of them (half when the other side
     has a king).
 
+and, where the variant has a patterns file (``draughts_engine/data/patterns-<variant>.json``,
+:mod:`.patterns`), the tapered scores of the men on the local groups of six squares, fitted on
+top of the weights by ``tools/fit_patterns.py`` (read with the weights).
+
 The weights are integers in ``draughts_engine/data/weights-<variant>.json``, fitted by
 ``tools/tune_eval.py`` on positions of the project's self-play games (docs/strength.md);
 they are read on the first evaluation of the variant, not at import.  :func:`features`
@@ -48,6 +52,8 @@ from ..errors import DraughtsError
 from ..runtime import TRACED, compile_apart
 from ..variants import Variant
 from .handset import build_handset
+from .patterns import (PatternTables, load_patterns, make_pattern_sum, pattern_sums,
+                       with_men_squares)
 from .terms import (MAN_VALUE, BoardTables, board_tables, endgame_pieces, make_endgame,
                     make_mobility_safety, make_runaways, signed_terms)
 
@@ -214,9 +220,12 @@ def features(variant: Variant, white: int, black: int, kings: int) -> Dict[str, 
 
 
 def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: int,
-                 kings: int) -> int:
+                 kings: int, patterns: Optional[PatternTables] = None,
+                 white_to_move: bool = True) -> int:
     """The model's score without the king endings (White's view), computed plainly with
-    the fast function's integer rounding (the reference of the tests)."""
+    the fast function's integer rounding (the reference of the tests); ``patterns`` adds
+    their opening and ending sums (those of ``white_to_move``) to the piece-square
+    table's."""
     model = _model(variant.size)
     board = model.tables
     geo = board.geo
@@ -238,6 +247,11 @@ def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: i
         king += weights.get(f"king[{n}]", 0)
     for n in geo.squares_of(bk):
         king -= weights.get(f"king[{board.turn(n)}]", 0)
+    if patterns is not None:
+        more_opening, more_ending = pattern_sums(patterns, white & ~kings, black & ~kings,
+                                                 white_to_move)
+        opening += more_opening
+        ending += more_ending
     t = opening * phase + ending * (n_start - phase)
     pst = t // n_start if t >= 0 else -((-t) // n_start)
     counts = _counts(model, white, black, kings)
@@ -268,9 +282,14 @@ def _slices(board: BoardTables, values: Dict[int, int]) -> List[List[int]]:
 
 def build_linear(variant: Variant, weights: Dict[str, int],
                  endgame: Optional[Callable[[int, int, int, int, int, int], int]] = None,
-                 traced: bool = TRACED) -> Callable[..., object]:
+                 traced: bool = TRACED,
+                 patterns: Optional[PatternTables] = None) -> Callable[..., object]:
     """The fast evaluation ``f(white, black, kings, white_to_move, detail=False)`` of the
     model (side to move's view; with ``detail`` the ``(term, value)`` pairs).
+
+    ``patterns`` (:mod:`.patterns`) are summed with the piece-square table, packed and
+    tapered as it is (``detail`` shows them in ``squares``): the men's table is folded into
+    the patterns' tables, one set of look-ups for both.
 
     ``endgame(white, black, kings, wmat, bmat, score)`` (White's view) is added in positions
     of at most the variant's few pieces with a king (:func:`.terms.endgame_pieces`).
@@ -290,8 +309,9 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                          + wt(f"men_end[{board.turn(n)}]", 0) * PACK) for n in squares}
     kings_white = {n: wt(f"king[{n}]", 0) for n in squares}
     kings_black = {n: -wt(f"king[{board.turn(n)}]", 0) for n in squares}
-    mw0, mw1, mw2, mw3, mw4 = _slices(board, packed_white)
-    mb0, mb1, mb2, mb3, mb4 = _slices(board, packed_black)
+    no_men = [[]] * 5  # with patterns, the men's table is in theirs
+    mw0, mw1, mw2, mw3, mw4 = _slices(board, packed_white) if patterns is None else no_men
+    mb0, mb1, mb2, mb3, mb4 = _slices(board, packed_black) if patterns is None else no_men
     kw0, kw1, kw2, kw3, kw4 = _slices(board, kings_white)
     kb0, kb1, kb2, kb3, kb4 = _slices(board, kings_black)
     S1, S2, S3, S4 = SLICE, 2 * SLICE, 3 * SLICE, 4 * SLICE
@@ -314,6 +334,15 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     half, half1 = geo.half, geo.half + 1
     off_a, off_b = board.off_a, board.off_b
     eg_pieces = endgame_pieces(variant.size)
+    pattern_sum = pattern_sum_black = None
+    if patterns is not None:  # the men's table goes into the patterns' look-ups
+        men_white = {n: (wt(f"men_open[{n}]", 0), wt(f"men_end[{n}]", 0)) for n in squares}
+        men_black = {n: (-men_white[board.turn(n)][0], -men_white[board.turn(n)][1])
+                     for n in squares}
+        folded = with_men_squares(patterns, men_white, men_black)
+        pattern_sum = make_pattern_sum(folded, PACK)
+        pattern_sum_black = (make_pattern_sum(folded, PACK, white_to_move=False)
+                             if patterns.side_to_move else pattern_sum)
     if traced:
         runaways = make_runaways(geo, RUN)
         mobility_safety = make_mobility_safety(geo, off_a, off_b)
@@ -336,9 +365,12 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             material = wmat - bmat
             s = material >> 63
             exchange = (((((material ^ s) - s) * EX // (wmat + bmat + EXO)) ^ s) - s)
-            p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M]
-                 + mw3[(wm >> S3) & M] + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M]
-                 + mb2[(bm >> S2) & M] + mb3[(bm >> S3) & M] + mb4[bm >> S4])
+            if pattern_sum is not None:
+                p = (pattern_sum if white_to_move else pattern_sum_black)(wm, bm)
+            else:
+                p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M]
+                     + mw3[(wm >> S3) & M] + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M]
+                     + mb2[(bm >> S2) & M] + mb3[(bm >> S3) & M] + mb4[bm >> S4])
             ending = (p + HALF_PACK) >> PACK_BITS
             opening = p - (ending << PACK_BITS)
             pieces = nwm + nbm + nwk + nbk
@@ -388,9 +420,12 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             exchange = material * EX // (wmat + bmat + EXO)
         else:
             exchange = -((-material) * EX // (wmat + bmat + EXO))
-        p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M] + mw3[(wm >> S3) & M]
-             + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M] + mb2[(bm >> S2) & M]
-             + mb3[(bm >> S3) & M] + mb4[bm >> S4])
+        if pattern_sum is not None:
+            p = (pattern_sum if white_to_move else pattern_sum_black)(wm, bm)
+        else:
+            p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M] + mw3[(wm >> S3) & M]
+                 + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M] + mb2[(bm >> S2) & M]
+                 + mb3[(bm >> S3) & M] + mb4[bm >> S4])
         ending = (p + HALF_PACK) // PACK
         opening = p - ending * PACK
         pieces = nwm + nbm + nwk + nbk
@@ -455,7 +490,8 @@ def build_tuned(variant: Variant) -> Callable[..., object]:
     weights = load_weights(variant)
     if weights is None:
         return build_handset(variant)
-    return build_linear(variant, weights, make_endgame(variant))
+    return build_linear(variant, weights, make_endgame(variant),
+                        patterns=load_patterns(variant))
 
 
 def fitted_weights(names: Sequence[str], values: Sequence[float]) -> Dict[str, int]:

@@ -1,0 +1,261 @@
+"""Local patterns: the men on small groups of nearby squares, each group's contents scored by
+a table (the tuned evaluation's ``patterns`` term).
+
+A *location* is six squares of two neighbouring rows ``r`` and ``r + 1``: the three leftmost
+playable squares of each row (half ``0``) or the three rightmost (half ``1``).  Every pair of
+neighbouring rows has both halves, so a 10x10 board has 18 locations and an 8x8 board 14; they
+overlap, and together they see every man with its neighbours on the rows above and below.
+The *state* of a location is its squares' contents read as a base-3 number, square ``k`` of
+:meth:`Location.squares` the digit of ``3 ** k``: 0 empty or a king, 1 a white man, 2 a black
+man (kings are the king table's business), so a location has ``3 ** 6 = 729`` states.
+
+A patterns file (``draughts_engine/data/patterns-<variant>.json``, fitted by
+``tools/fit_patterns.py``) holds, for every location in the order of :func:`locations`, the
+score of each state from White's side in centi-men, once for the opening (``open``) and once
+for the ending (``end``); the evaluation tapers the two by the number of pieces, as it does
+its piece-square table.  The file's tables are symmetric by construction (a state and its
+colours-swapped, board-turned image score opposite), so that the score of a position and of
+its mirror image are opposite.
+
+The fast look-up: the two rows of a location are one run of ``2 * half + 1`` consecutive bits
+of the padded layout (:mod:`..bitboard`), so a location's state is
+``white_index[(men >> shift) & mask] + black_index[(men >> shift) & mask]`` with two tables
+of ``2 ** (2 * half + 1)`` entries shared by the locations of the same shape.  The file is read
+on the first evaluation of its variant, not at import.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..bitboard import geometry
+from ..errors import DraughtsError
+from ..variants import Variant
+from .terms import board_tables
+
+__all__ = ["Location", "locations", "images", "PatternTables", "PatternsError", "patterns_path",
+           "load_patterns", "pattern_sums", "make_pattern_sum", "with_men_squares", "SQUARES",
+           "STATES"]
+
+SQUARES = 6
+"""Squares of one location."""
+
+STATES = 3 ** SQUARES
+"""States of one location (729)."""
+
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+
+
+class PatternsError(DraughtsError):
+    """A patterns file that cannot be read or does not fit its board."""
+
+
+class Location:
+    """Six squares of rows ``row`` and ``row + 1`` (``half`` 0: the left three of each, 1: the
+    right three), and where their bits are: ``shift`` (the bit of the top row's first
+    square), ``offsets`` (each square's bit above ``shift``, in digit order) and ``width``
+    (the bits from the top row's first square to the bottom row's last, both halves')."""
+
+    def __init__(self, size: int, row: int, half: int) -> None:
+        geo = geometry(size)
+        per_row = size // 2
+        picks = range(3) if half == 0 else range(per_row - 3, per_row)
+        top = [row * per_row + i + 1 for i in picks]
+        bottom = [(row + 1) * per_row + i + 1 for i in picks]
+        self.size, self.row, self.half = size, row, half
+        self.squares: Tuple[int, ...] = tuple(top + bottom)
+        self.shift = geo.bit(row * per_row + 1).bit_length() - 1
+        self.offsets: Tuple[int, ...] = tuple(geo.bit(n).bit_length() - 1 - self.shift
+                                              for n in self.squares)
+        self.width = geo.bit((row + 2) * per_row).bit_length() - self.shift
+
+    def state(self, white_men: int, black_men: int) -> int:
+        """The state of this location (plainly, bit by bit: the reference)."""
+        index = 0
+        for k, offset in enumerate(self.offsets):
+            bit = 1 << (self.shift + offset)
+            index += 3 ** k * (1 if white_men & bit else 2 if black_men & bit else 0)
+        return index
+
+
+def locations(size: int) -> List[Location]:
+    """Every location of the board, top rows first, half 0 before half 1."""
+    return [Location(size, row, half) for row in range(size - 1) for half in (0, 1)]
+
+
+def images(size: int) -> List[List[Tuple[int, int]]]:
+    """``images(size)[i][state]``: the location and state of the same men seen from the
+    other side (colours swapped, the board turned by 180 degrees)."""
+    turn = board_tables(size).turn
+    locs = locations(size)
+    by_squares = {frozenset(loc.squares): j for j, loc in enumerate(locs)}
+    out = []
+    for loc in locs:
+        turned = [turn(n) for n in loc.squares]
+        j = by_squares[frozenset(turned)]
+        powers = [3 ** locs[j].squares.index(n) for n in turned]
+        row = []
+        for state in range(STATES):
+            image, rest = 0, state
+            for power in powers:
+                image += (0, 2, 1)[rest % 3] * power
+                rest //= 3
+            row.append((j, image))
+        out.append(row)
+    return out
+
+
+def patterns_path(variant: Variant) -> str:
+    """The patterns file of ``variant`` (it may not exist)."""
+    return os.path.join(DATA_DIR, f"patterns-{variant.name}.json")
+
+
+class PatternTables:
+    """The fitted scores: ``opening[i][state]`` and ``ending[i][state]`` for location ``i``
+    of :func:`locations` (White's side, centi-men) with White to move, and
+    ``opening_black`` / ``ending_black`` with Black to move.
+
+    With ``side_to_move`` false one table serves both; with it true, Black to move's tables
+    are White to move's seen from the other side (a state's score with Black to move is
+    minus its image's with White to move), so the colours stay symmetric."""
+
+    def __init__(self, size: int, opening: Sequence[Sequence[int]],
+                 ending: Sequence[Sequence[int]], side_to_move: bool = False) -> None:
+        self.size = size
+        self.side_to_move = side_to_move
+        self.locations = locations(size)
+        self.opening = [list(table) for table in opening]
+        self.ending = [list(table) for table in ending]
+        self.opening_black, self.ending_black = self.opening, self.ending
+        if side_to_move:
+            image = images(size)
+            self.opening_black, self.ending_black = (
+                [[-tables[j][s] for j, s in row] for row in image]
+                for tables in (self.opening, self.ending))
+
+
+def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[PatternTables]:
+    """The pattern tables of ``variant``, or None when it has no file.
+
+    Raises :class:`PatternsError` for a file that cannot be read, is not JSON, is for
+    another board, or whose tables are not one list of 729 integers per location.
+    """
+    path = path or patterns_path(variant)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise PatternsError(f"cannot read patterns {path}: {exc}") from None
+    if not isinstance(data, dict) or data.get("board") != variant.size:
+        raise PatternsError(f"{path}: patterns for board "
+                            f"{data.get('board') if isinstance(data, dict) else None!r}, "
+                            f"not {variant.size}")
+    count = len(locations(variant.size))
+    tables = []
+    for key in ("open", "end"):
+        value = data.get(key)
+        if (not isinstance(value, list) or len(value) != count
+                or any(not isinstance(t, list) or len(t) != STATES for t in value)
+                or any(type(x) is not int for t in value for x in t)):
+            raise PatternsError(f"{path}: {key!r} is not {count} lists of {STATES} integers")
+        tables.append(value)
+    side_to_move = data.get("side_to_move", False)
+    if not isinstance(side_to_move, bool):
+        raise PatternsError(f"{path}: 'side_to_move' is not true or false")
+    return PatternTables(variant.size, tables[0], tables[1], side_to_move)
+
+
+def pattern_sums(tables: PatternTables, white_men: int, black_men: int,
+                 white_to_move: bool = True) -> Tuple[int, int]:
+    """The opening and ending sums over every location (the plain reference)."""
+    opening_tables, ending_tables = ((tables.opening, tables.ending) if white_to_move
+                                     else (tables.opening_black, tables.ending_black))
+    opening = ending = 0
+    for i, location in enumerate(tables.locations):
+        state = location.state(white_men, black_men)
+        opening += opening_tables[i][state]
+        ending += ending_tables[i][state]
+    return opening, ending
+
+
+def with_men_squares(tables: PatternTables, white: Dict[int, Tuple[int, int]],
+                     black: Dict[int, Tuple[int, int]]) -> PatternTables:
+    """``tables`` that also hold a piece-square table of the men: ``white[n]`` (opening,
+    ending) for a white man on square ``n``, ``black[n]`` for a black one, each square added
+    to the states of exactly one location (of rows 0, 2, 4, ...: they hold every square).
+
+    The evaluation then reads both in the same look-ups."""
+    def plus_men(opening_tables: List[List[int]],
+                 ending_tables: List[List[int]]) -> Tuple[List[List[int]], List[List[int]]]:
+        opening = [list(t) for t in opening_tables]
+        ending = [list(t) for t in ending_tables]
+        placed = set()
+        for i, location in enumerate(tables.locations):
+            if location.row % 2:
+                continue
+            for k, n in enumerate(location.squares):
+                if n in placed:
+                    continue
+                placed.add(n)
+                digits = [state // 3 ** k % 3 for state in range(STATES)]
+                no_man = (0, 0)
+                for table, phase in ((opening[i], 0), (ending[i], 1)):
+                    values = (0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
+                    table[:] = [x + values[d] for x, d in zip(table, digits)]
+        return opening, ending
+
+    out = PatternTables(tables.size, *plus_men(tables.opening, tables.ending))
+    out.side_to_move = tables.side_to_move
+    if tables.side_to_move:
+        out.opening_black, out.ending_black = plus_men(tables.opening_black,
+                                                       tables.ending_black)
+    return out
+
+
+def _index_table(location: Location, digit: int) -> List[int]:
+    """``table[x]``: ``digit`` times the base-3 value of the squares set in the slice ``x``."""
+    value = [0] * location.width
+    for k, offset in enumerate(location.offsets):
+        value[offset] = digit * 3 ** k
+    table = [0] * (1 << location.width)
+    for x in range(1, 1 << location.width):
+        low = x & -x
+        table[x] = table[x ^ low] + value[low.bit_length() - 1]
+    return table
+
+
+def make_pattern_sum(tables: PatternTables, pack: int,
+                     white_to_move: bool = True) -> Callable[[int, int], int]:
+    """``f(white_men, black_men)``: the opening sum plus ``pack`` times the ending sum (the
+    packing of the tuned evaluation's piece-square sum) with ``white_to_move``'s tables, by
+    table look-ups."""
+    opening, ending = ((tables.opening, tables.ending) if white_to_move
+                       else (tables.opening_black, tables.ending_black))
+    shared: Dict[Tuple[int, ...], Tuple[List[int], List[int]]] = {}
+    rows = []  # one per pair of rows: its bits, then half 0's and half 1's tables
+    for top in range(0, len(tables.locations), 2):  # (locations: two halves per row)
+        row: List[object] = [tables.locations[top].shift,
+                             (1 << tables.locations[top].width) - 1]
+        for j in (top, top + 1):
+            location = tables.locations[j]
+            key = location.offsets + (location.width,)
+            if key not in shared:
+                white_index = _index_table(location, 1)
+                shared[key] = (white_index, [x + x for x in white_index])
+            row += [shared[key][0], shared[key][1],
+                    [o + e * pack for o, e in zip(opening[j], ending[j])]]
+        rows.append(tuple(row))
+    rows_t = tuple(rows)
+
+    def pattern_sum(white_men: int, black_men: int) -> int:
+        total = 0
+        for shift, mask, wl, bl, tl, wr, br, tr in rows_t:
+            x = (white_men >> shift) & mask
+            y = (black_men >> shift) & mask
+            total += tl[wl[x] + bl[y]] + tr[wr[x] + br[y]]
+        return total
+
+    return pattern_sum

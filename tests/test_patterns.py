@@ -1,0 +1,190 @@
+"""The local patterns of the tuned evaluation (draughts_engine/eval/patterns.py): locations,
+the fast look-up against the plain reference, colour symmetry, the file's checks, the fitting
+tool's shared parameters."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from draughts_engine.eval import evaluator
+from draughts_engine.eval import patterns as pat
+from draughts_engine.eval import tuned as evalmodel
+from draughts_engine.eval.terms import board_tables
+from draughts_engine.position import Position
+from draughts_engine.variants import get_variant
+
+from test_evaluate import mirrored, random_positions
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import fit_patterns  # noqa: E402  (its shared parameters need no numpy)
+sys.path.pop(0)
+
+
+def random_tables(size: int, seed: int, side_to_move: bool = False) -> pat.PatternTables:
+    """Tables with the file's symmetry (a state and its image score opposite), or, with
+    ``side_to_move``, any tables for White to move (Black's are derived)."""
+    rng = random.Random(seed)
+    if side_to_move:
+        count = len(pat.locations(size))
+        opening, ending = ([[rng.randint(-60, 60) for _ in range(pat.STATES)]
+                            for _ in range(count)] for _ in range(2))
+        return pat.PatternTables(size, opening, ending, side_to_move=True)
+    ids, signs, count = fit_patterns.canonical_parameters(size)
+    values = [[rng.randint(-60, 60) for _ in range(count)] for _ in range(2)]
+    opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(pat.STATES)]
+                       for i in range(len(ids))] for phase in values)
+    return pat.PatternTables(size, opening, ending)
+
+
+@pytest.mark.parametrize("size,count", [(8, 14), (10, 18)])
+def test_locations_are_six_neighbouring_squares_of_two_rows(size: int, count: int) -> None:
+    locs = pat.locations(size)
+    geo = board_tables(size).geo
+    assert len(locs) == count
+    for loc in locs:
+        rows = [geo.row_col(n)[0] for n in loc.squares]
+        cols = [geo.row_col(n)[1] for n in loc.squares]
+        assert rows == [rows[0]] * 3 + [rows[0] + 1] * 3
+        assert max(cols) - min(cols) == 5  # six columns wide: a local group
+        for n, offset in zip(loc.squares, loc.offsets):
+            assert geo.bit(n) == 1 << (loc.shift + offset)
+            assert offset < loc.width
+
+
+def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
+    loc = pat.locations(10)[0]  # squares 1, 2, 3 and 6, 7, 8
+    geo = board_tables(10).geo
+    assert loc.squares == (1, 2, 3, 6, 7, 8)
+    assert loc.state(0, 0) == 0
+    assert loc.state(geo.mask_of([2]), geo.mask_of([6])) == 1 * 3 + 2 * 27
+    assert loc.state(geo.mask_of([1, 2, 3, 6, 7, 8]), 0) == sum(3 ** k for k in range(6))
+
+
+@pytest.mark.parametrize("side_to_move", [False, True], ids=["one-table", "side-to-move"])
+@pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
+@pytest.mark.parametrize("variant", ["international", "english"])
+def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool,
+                                                 side_to_move: bool) -> None:
+    v = get_variant(variant)
+    weights = evalmodel.load_weights(v)
+    tables = random_tables(v.size, 5, side_to_move)
+    fast = evalmodel.build_linear(v, weights, traced=traced, patterns=tables)
+    plain = evalmodel.build_linear(v, weights, traced=traced)
+    differ = 0
+    for position in random_positions(variant, 120, seed=17):
+        w, b, k, wtm = position.raw
+        reference = evalmodel.linear_score(v, weights, w, b, k, tables)
+        assert fast(w, b, k, True) == reference
+        assert fast(w, b, k, False) == -evalmodel.linear_score(v, weights, w, b, k, tables,
+                                                               white_to_move=False)
+        assert sum(value for _, value in fast(w, b, k, wtm, True)) == fast(w, b, k, wtm)
+        other = mirrored(position)
+        assert fast(*other.raw) == fast(w, b, k, wtm)  # the same game for the other side
+        differ += fast(w, b, k, True) != plain(w, b, k, True)
+    assert differ > 100  # the patterns weigh
+
+
+def test_shipped_patterns_load_and_are_symmetric() -> None:
+    v = get_variant("international")
+    tables = pat.load_patterns(v)
+    assert tables is not None, "the International patterns file ships with the package"
+    ids, signs, _ = fit_patterns.canonical_parameters(10)
+    for table in (tables.opening, tables.ending):
+        by_parameter = {}
+        for i, row in enumerate(table):
+            for state, value in enumerate(row):
+                if signs[i][state] == 0:
+                    assert value == 0
+                else:
+                    by_parameter.setdefault(ids[i][state], set()).add(signs[i][state] * value)
+        assert all(len(values) == 1 for values in by_parameter.values())
+    full = evaluator("full", "international")
+    for position in random_positions("international", 40, seed=3):
+        assert full.evaluate(*mirrored(position).raw) == full.evaluate(*position.raw)
+
+
+def write(path: Path, **data) -> str:
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
+    v = get_variant("international")
+    good = [[0] * pat.STATES for _ in range(18)]
+    assert pat.load_patterns(v, str(tmp_path / "missing.json")) is None
+    (tmp_path / "junk.json").write_text("{not json")
+    cases = [
+        (str(tmp_path / "junk.json"), "cannot read patterns"),
+        (write(tmp_path / "b8.json", board=8, open=good, end=good), "board 8, not 10"),
+        (write(tmp_path / "short.json", board=10, open=good[:17], end=good),
+         "'open' is not 18 lists of 729 integers"),
+        (write(tmp_path / "float.json", board=10, open=good, end=[[0.5] * 729] * 18),
+         "'end' is not 18 lists"),
+        (write(tmp_path / "list.json", board=10, open=good, end=None), "'end' is not"),
+        (write(tmp_path / "stm.json", board=10, open=good, end=good, side_to_move="yes"),
+         "'side_to_move' is not true or false"),
+    ]
+    for path, message in cases:
+        with pytest.raises(pat.PatternsError, match=message):
+            pat.load_patterns(v, path)
+    (tmp_path / "array.json").write_text("[]")
+    with pytest.raises(pat.PatternsError, match="not 10"):
+        pat.load_patterns(v, str(tmp_path / "array.json"))
+
+
+def test_fit_reads_labels_once_and_names_a_bad_line(tmp_path: Path) -> None:
+    labels = tmp_path / "labels.txt"
+    start = Position.start("international")
+    w, b, k, _ = start.raw
+    labels.write_text(f"{w} {b} {k} 1 12\n{w} {b} {k} 1 30\n{w} {b} {k} 0 -5\n\n")
+    assert fit_patterns.read_labels([str(labels)]) == [(w, b, k, True, 12), (w, b, k, False, -5)]
+    labels.write_text(f"{w} {b} {k} 1 12\n{w} {b} x\n")
+    with pytest.raises(fit_patterns.UsageError, match="labels.txt:2: not a label line"):
+        fit_patterns.read_labels([str(labels)])
+
+
+def test_parameters_pair_each_state_with_its_image() -> None:
+    """A state and its image (colours swapped, board turned) share one parameter, opposite
+    signs; the image of the image is the state."""
+    for size in (8, 10):
+        ids, signs, count = fit_patterns.canonical_parameters(size)
+        seen: List[int] = [0] * count
+        for i in range(len(ids)):
+            for state in range(pat.STATES):
+                if signs[i][state]:
+                    seen[ids[i][state]] += signs[i][state]
+        assert seen == [0] * count  # each parameter once with +1, once with -1
+        assert count == len(ids) * pat.STATES // 2
+
+
+def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: Path) -> None:
+    """With numpy (a tools venv): a file load_patterns takes; without it (the test
+    environments): one line naming numpy and exit status 2, no traceback."""
+    import subprocess
+    labels = tmp_path / "labels.txt"
+    rows, distinct = [], set()
+    for i, position in enumerate(random_positions("international", 150, seed=23)):
+        w, b, k, wtm = position.raw
+        rows.append(f"{w} {b} {k} {int(wtm)} {(i % 7 - 3) * 40}")
+        distinct.add((w, b, k))
+    labels.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "patterns.json"
+    done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
+                           str(out), "--steps", "30"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    try:
+        import numpy
+        del numpy
+    except ImportError:
+        assert done.returncode == 2 and "numpy" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
+        return
+    assert done.returncode == 0, done.stderr
+    tables = pat.load_patterns(get_variant("international"), str(out))
+    assert tables is not None and json.loads(out.read_text())["positions"] == len(distinct)
