@@ -25,14 +25,13 @@ on the first evaluation of its variant, not at import.
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..bitboard import geometry
 from ..errors import DraughtsError
 from ..variants import Variant
-from .terms import board_tables
+from .terms import board_tables, read_data_file
 
 __all__ = ["Location", "locations", "images", "PatternTables", "PatternsError", "patterns_path",
            "load_patterns", "pattern_sums", "make_pattern_sum", "with_men_squares", "SQUARES",
@@ -142,13 +141,9 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
     another board, or whose tables are not one list of 729 integers per location.
     """
     path = path or patterns_path(variant)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+    data = read_data_file(path, PatternsError, "patterns")
+    if data is None:
         return None
-    except (OSError, ValueError) as exc:
-        raise PatternsError(f"cannot read patterns {path}: {exc}") from None
     if not isinstance(data, dict) or data.get("board") != variant.size:
         raise PatternsError(f"{path}: patterns for board "
                             f"{data.get('board') if isinstance(data, dict) else None!r}, "

@@ -26,17 +26,30 @@ neighbours and their cones), so the free squares of row ``d`` follow from those 
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Tuple
+import json
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
 from ..variants import Variant
 
-__all__ = ["MAN_VALUE", "div_towards_zero", "BoardTables", "board_tables", "make_endgame",
-           "endgame_pieces", "make_runaways", "make_mobility_safety", "signed_terms",
+__all__ = ["read_data_file", "MAN_VALUE", "div_towards_zero", "BoardTables", "board_tables",
+           "make_endgame", "endgame_pieces", "make_runaways", "make_mobility_safety", "signed_terms",
            "RUNAWAY_ROWS_MAX"]
 
 MAN_VALUE = 100
 """Value of a man in centi-men; a king's is the variant's ``king_value``."""
+
+
+def read_data_file(path: str, error: Type[Exception], what: str) -> Optional[Any]:
+    """The JSON value of a data file (the weights, the patterns), or None when there is no
+    such file; ``error("cannot read <what> <path>: ...")`` when it cannot be read or parsed."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read {what} {path}: {exc}") from None
 
 
 def div_towards_zero(x: int, num: int, den: int) -> int:

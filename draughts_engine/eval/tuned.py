@@ -43,7 +43,6 @@ men's and kings' masks (both phases packed in one integer), the rest by masks an
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -55,7 +54,7 @@ from .handset import build_handset
 from .patterns import (PatternTables, load_patterns, make_pattern_sum, pattern_sums,
                        with_men_squares)
 from .terms import (MAN_VALUE, BoardTables, board_tables, endgame_pieces, make_endgame,
-                    make_mobility_safety, make_runaways, signed_terms)
+                    make_mobility_safety, make_runaways, read_data_file, signed_terms)
 
 __all__ = ["build_tuned", "WeightsError", "weights_path", "load_weights", "feature_names",
            "features", "build_linear", "linear_score", "fitted_weights", "SCALAR_FEATURES",
@@ -111,13 +110,9 @@ def load_weights(variant: Variant, path: Optional[str] = None) -> Optional[Dict[
     board, or names unknown features or non-integer weights.
     """
     path = path or weights_path(variant)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
+    data = read_data_file(path, WeightsError, "weights")
+    if data is None:
         return None
-    except (OSError, ValueError) as exc:
-        raise WeightsError(f"cannot read weights {path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
         raise WeightsError(f"{path}: no 'weights' object")
     if data.get("board") != variant.size:
