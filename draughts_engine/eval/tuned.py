@@ -299,14 +299,24 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     pc = popcount
     squares = range(1, board.squares + 1)
     wt = weights.get
-    packed_white = {n: wt(f"men_open[{n}]", 0) + wt(f"men_end[{n}]", 0) * PACK for n in squares}
-    packed_black = {n: -(wt(f"men_open[{board.turn(n)}]", 0)
-                         + wt(f"men_end[{board.turn(n)}]", 0) * PACK) for n in squares}
+    # a man's (opening, ending) values on each square, from each side's point of view
+    men_white = {n: (wt(f"men_open[{n}]", 0), wt(f"men_end[{n}]", 0)) for n in squares}
+    men_black = {n: (-men_white[board.turn(n)][0], -men_white[board.turn(n)][1])
+                 for n in squares}
     kings_white = {n: wt(f"king[{n}]", 0) for n in squares}
     kings_black = {n: -wt(f"king[{board.turn(n)}]", 0) for n in squares}
-    no_men = [[]] * 5  # with patterns, the men's table is in theirs
-    mw0, mw1, mw2, mw3, mw4 = _slices(board, packed_white) if patterns is None else no_men
-    mb0, mb1, mb2, mb3, mb4 = _slices(board, packed_black) if patterns is None else no_men
+    pattern_sum = pattern_sum_black = None
+    if patterns is None:  # the men's table by slices
+        mw0, mw1, mw2, mw3, mw4 = _slices(board, {n: o + e * PACK
+                                                  for n, (o, e) in men_white.items()})
+        mb0, mb1, mb2, mb3, mb4 = _slices(board, {n: o + e * PACK
+                                                  for n, (o, e) in men_black.items()})
+    else:  # the men's table goes into the patterns' look-ups (no slices read)
+        mw0 = mw1 = mw2 = mw3 = mw4 = mb0 = mb1 = mb2 = mb3 = mb4 = []
+        folded = with_men_squares(patterns, men_white, men_black)
+        pattern_sum = make_pattern_sum(folded, PACK)
+        pattern_sum_black = (make_pattern_sum(folded, PACK, white_to_move=False)
+                             if patterns.side_to_move else pattern_sum)
     kw0, kw1, kw2, kw3, kw4 = _slices(board, kings_white)
     kb0, kb1, kb2, kb3, kb4 = _slices(board, kings_black)
     S1, S2, S3, S4 = SLICE, 2 * SLICE, 3 * SLICE, 4 * SLICE
@@ -329,15 +339,6 @@ def build_linear(variant: Variant, weights: Dict[str, int],
     half, half1 = geo.half, geo.half + 1
     off_a, off_b = board.off_a, board.off_b
     eg_pieces = endgame_pieces(variant.size)
-    pattern_sum = pattern_sum_black = None
-    if patterns is not None:  # the men's table goes into the patterns' look-ups
-        men_white = {n: (wt(f"men_open[{n}]", 0), wt(f"men_end[{n}]", 0)) for n in squares}
-        men_black = {n: (-men_white[board.turn(n)][0], -men_white[board.turn(n)][1])
-                     for n in squares}
-        folded = with_men_squares(patterns, men_white, men_black)
-        pattern_sum = make_pattern_sum(folded, PACK)
-        pattern_sum_black = (make_pattern_sum(folded, PACK, white_to_move=False)
-                             if patterns.side_to_move else pattern_sum)
     if traced:
         runaways = make_runaways(geo, RUN)
         mobility_safety = make_mobility_safety(geo, off_a, off_b)
