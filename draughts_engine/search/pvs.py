@@ -23,6 +23,7 @@ from ..movegen import RawMove
 from ..position import Position
 from ..variants import LOSE_GOAL
 from .budget import MAX_DEPTH, SearchAborted, SearchBudget
+from .eval_cache import cached_evaluation
 from .interface import MATE_BOUND, WIN
 from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLimits,
                      SearchResult, score_to_protocol)
@@ -159,7 +160,7 @@ class PvsSearch:
         variant = position.variant
         draw = variant.draw
         tree = make_tree_search(
-            position.generator, evaluator(self.evaluation, variant).evaluate,
+            position.generator, cached_evaluation(evaluator(self.evaluation, variant).evaluate),
             majority=variant.majority_capture,
             no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
             table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
