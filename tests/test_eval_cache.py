@@ -10,7 +10,7 @@ import draughts_engine.search.pvs as pvs
 from draughts_engine.eval import evaluator
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher
-from draughts_engine.search.eval_cache import cached_evaluation
+from draughts_engine.search.eval_cache import EvaluationCache, cached_evaluation
 from draughts_engine.search.limits import SearchLimits
 
 Raw = Tuple[int, int, int, bool]
@@ -79,5 +79,40 @@ def test_the_cache_changes_no_search(monkeypatch: pytest.MonkeyPatch, variant: s
         return result.score_cp, result.best_move, result.pv, result.nodes
 
     cached = search()
-    monkeypatch.setattr(pvs, "cached_evaluation", lambda evaluate: evaluate)
+    monkeypatch.setattr(pvs.EvaluationCache, "wrap", lambda self, evaluate: evaluate)
     assert search() == cached
+
+
+def test_a_game_searched_with_remembered_evaluations_is_the_same_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One searcher keeps its cache from move to move: the moves, scores and node counts of
+    a game equal those of a searcher that remembers nothing."""
+    def game() -> List[Tuple]:
+        searcher = Searcher()
+        position = Position.start("international")
+        history = [position.raw]
+        out = []
+        for _ in range(6):
+            result = searcher.search(position, SearchLimits(depth=5), history=history)
+            out.append((result.best_move, result.score_cp, result.nodes))
+            position = position.play_raw(result.best_move.raw)
+            history.append(position.raw)
+        return out
+
+    remembered = game()
+    monkeypatch.setattr(pvs.EvaluationCache, "wrap", lambda self, evaluate: evaluate)
+    assert game() == remembered
+
+
+def test_the_cache_follows_the_evaluation_searched() -> None:
+    english = evaluator("full", "english").evaluate
+    international = evaluator("full", "international").evaluate
+    cache = EvaluationCache()
+    first = cache.wrap(english)
+    assert cache.wrap(english) is first  # kept between searches of the same evaluation
+    other = cache.wrap(international)
+    assert other is not first
+    raw = Position.start("international").raw
+    assert other(*raw) == international(*raw)
+    cache.clear()
+    assert cache.wrap(international) is not other  # emptied

@@ -45,6 +45,7 @@ from ..position import Position
 from .budget import MAX_DEPTH, POLL_NODES, SearchAborted, SearchBudget
 from .classic import SEARCHES, SearchStopped
 from .draughts_state import DraughtsState
+from .eval_cache import EvaluationCache
 from .interface import WIN, RootMoves
 from .skill import Skill, choose_line
 from .limits import RootMoveInfo, SearchInfo, SearchLimits, SearchResult, score_to_protocol
@@ -91,6 +92,7 @@ class Searcher:
         self.endgame_tables = endgame_tables
         self._endgame: Dict[str, Any] = {}  # variant name -> EndgameTables, made on first use
         self._tt = TranspositionTable(hash_mb)
+        self._eval_cache = EvaluationCache()
         self._history: Dict[int, int] = {}
         self._ponderhit = threading.Event()
         self.evaluation = "full"
@@ -109,9 +111,10 @@ class Searcher:
         return self._tt.size_mb
 
     def new_game(self) -> None:
-        """Forget everything learnt: transposition table, killers and history (the
-        helpers' too)."""
+        """Forget everything learnt: transposition table, remembered evaluations, killers
+        and history (the helpers' too)."""
         self._tt.clear()
+        self._eval_cache.clear()
         self._history.clear()
         if self._pool is not None:
             self._pool.new_game()
@@ -290,7 +293,7 @@ class Searcher:
                          move_history=self._history, ponderhit=self._ponderhit,
                          evaluation=self.evaluation, pruning=self.pruning,
                          endgame=self.endgame(position), on_root_move=on_root_move,
-                         parallel=parallel).run()
+                         parallel=parallel, eval_cache=self._eval_cache).run()
 
     def _search_weakened(self, position: Position, limits: SearchLimits,
                          history: Sequence[Tuple[int, int, int, bool]],

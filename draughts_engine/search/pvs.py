@@ -23,7 +23,7 @@ from ..movegen import RawMove
 from ..position import Position
 from ..variants import LOSE_GOAL
 from .budget import MAX_DEPTH, SearchAborted, SearchBudget
-from .eval_cache import cached_evaluation
+from .eval_cache import EvaluationCache
 from .interface import MATE_BOUND, WIN
 from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLimits,
                      SearchResult, score_to_protocol)
@@ -83,7 +83,8 @@ class PvsSearch:
     ``ponderhit`` belong to the :class:`~.engine.Searcher` and outlive the run;
     ``evaluation`` names the evaluation, ``pruning`` turns selective search on,
     ``endgame`` (an :class:`~..endgame.EndgameTables` of the position's variant, or
-    None) gives exact results of the positions it covers.
+    None) gives exact results of the positions it covers; ``eval_cache`` (the searcher's,
+    kept between runs; a new one when None) remembers static evaluations.
     See :meth:`~.engine.Searcher.search` for the rest.
     """
 
@@ -94,7 +95,8 @@ class PvsSearch:
                  move_history: Dict[int, int], ponderhit: threading.Event,
                  evaluation: str, pruning: bool, endgame: Any = None,
                  on_root_move: Optional[Callable[[RootMoveInfo], None]] = None,
-                 parallel: Optional[ParallelRole] = None) -> None:
+                 parallel: Optional[ParallelRole] = None,
+                 eval_cache: Optional[EvaluationCache] = None) -> None:
         self.position = position
         self.limits = limits
         root = position.raw
@@ -112,6 +114,7 @@ class PvsSearch:
         self.endgame = endgame
         self.on_root_move = on_root_move
         self.parallel = parallel
+        self.eval_cache = eval_cache if eval_cache is not None else EvaluationCache()
         self.root_tbhits = 0
 
     def run(self) -> SearchResult:
@@ -160,7 +163,7 @@ class PvsSearch:
         variant = position.variant
         draw = variant.draw
         tree = make_tree_search(
-            position.generator, cached_evaluation(evaluator(self.evaluation, variant).evaluate),
+            position.generator, self.eval_cache.wrap(evaluator(self.evaluation, variant).evaluate),
             majority=variant.majority_capture,
             no_progress=draw.no_progress_plies or draw.kings_only_plies or (1 << 30),
             table=self.table, history=self.move_history, killers=new_killers(MAX_PLY + 2),
