@@ -26,15 +26,9 @@ import fit_patterns  # noqa: E402  (its shared parameters need no numpy)
 sys.path.pop(0)
 
 
-def random_tables(size: int, seed: int, side_to_move: bool = False) -> pat.PatternTables:
-    """Tables with the file's symmetry (a state and its image score opposite), or, with
-    ``side_to_move``, any tables for White to move (Black's are derived)."""
+def random_tables(size: int, seed: int) -> pat.PatternTables:
+    """Tables with the file's symmetry (a state and its image score opposite)."""
     rng = random.Random(seed)
-    if side_to_move:
-        count = len(pat.locations(size))
-        opening, ending = ([[rng.randint(-60, 60) for _ in range(pat.STATES)]
-                            for _ in range(count)] for _ in range(2))
-        return pat.PatternTables(size, opening, ending, side_to_move=True)
     ids, signs, count = fit_patterns.canonical_parameters(size)
     values = [[rng.randint(-60, 60) for _ in range(count)] for _ in range(2)]
     opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(pat.STATES)]
@@ -66,14 +60,12 @@ def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
     assert loc.state(geo.mask_of([1, 2, 3, 6, 7, 8]), 0) == sum(3 ** k for k in range(6))
 
 
-@pytest.mark.parametrize("side_to_move", [False, True], ids=["one-table", "side-to-move"])
 @pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
 @pytest.mark.parametrize("variant", ["international", "english"])
-def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool,
-                                                 side_to_move: bool) -> None:
+def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool) -> None:
     v = get_variant(variant)
     weights = evalmodel.load_weights(v)
-    tables = random_tables(v.size, 5, side_to_move)
+    tables = random_tables(v.size, 5)
     fast = evalmodel.build_linear(v, weights, traced=traced, patterns=tables)
     plain = evalmodel.build_linear(v, weights, traced=traced)
     differ = 0
@@ -81,8 +73,7 @@ def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool,
         w, b, k, wtm = position.raw
         reference = evalmodel.linear_score(v, weights, w, b, k, tables)
         assert fast(w, b, k, True) == reference
-        assert fast(w, b, k, False) == -evalmodel.linear_score(v, weights, w, b, k, tables,
-                                                               white_to_move=False)
+        assert fast(w, b, k, False) == -reference
         assert sum(value for _, value in fast(w, b, k, wtm, True)) == fast(w, b, k, wtm)
         other = mirrored(position)
         assert fast(*other.raw) == fast(w, b, k, wtm)  # the same game for the other side
@@ -127,8 +118,6 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
         (write(tmp_path / "float.json", board=10, open=good, end=[[0.5] * 729] * 18),
          "'end' is not 18 lists"),
         (write(tmp_path / "list.json", board=10, open=good, end=None), "'end' is not"),
-        (write(tmp_path / "stm.json", board=10, open=good, end=good, side_to_move="yes"),
-         "'side_to_move' is not true or false"),
     ]
     for path, message in cases:
         with pytest.raises(pat.PatternsError, match=message):

@@ -16,10 +16,9 @@ model's score and of the search's (``K`` from the weights file's fit, or ``--k``
 ``--l2`` times the mean squared pattern score; Adam steps on the whole set, ``--steps`` of
 them, the best on the held-out positions kept (one position in ten, ``--holdout``, chosen by
 ``--seed``).  A state and its image (colours swapped, board turned) share one parameter with
-opposite signs, so the tables are symmetric by construction.  With ``--side-to-move`` the
-tables are White to move's and a position with Black to move reads minus its image's (the
-file then says ``"side_to_move": true``; twice the parameters).  The output names its data and
-both held-out losses (without the patterns and with them).
+opposite signs, so the tables are symmetric by construction (one table serves both sides
+to move: one per side gained 0.00025 of held-out loss in International, BENCHMARKS.md).  The
+output names its data and both held-out losses (without the patterns and with them).
 
 Needs numpy (the fitting only; the engine reads the JSON with the standard library).  Bad
 usage or an unreadable file: one line and exit status 2.
@@ -110,8 +109,6 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=0.5, help="Adam's step, centi-men")
     parser.add_argument("--holdout", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--side-to-move", action="store_true",
-                        help="one table per side to move (else one for both)")
     parser.add_argument("--overwrite", action="store_true")
     args = parser.parse_args(argv)
     if os.path.exists(args.out) and not args.overwrite:
@@ -121,29 +118,17 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def design(variant: Variant, labelled: List[Labelled], side_to_move: bool):
+def design(variant: Variant, labelled: List[Labelled]):
     """numpy arrays: the base score, the target score, the phase, and per location the
-    parameter id and sign of each position's state; the parameter count, and the table of
-    White to move as ``(parameter, sign)`` per location and state.
-
-    With ``side_to_move`` the parameters are White to move's table; a position with Black to
-    move reads minus its image's parameter (the same men seen from the other side)."""
+    parameter id and sign of each position's state; the parameter count, and the table as
+    ``(parameter, sign)`` per location and state."""
     import numpy as np
     weights = load_weights(variant)
     if weights is None:
         raise UsageError(f"{variant.name} has no weights file: nothing to add patterns to")
     base_eval = build_linear(variant, weights, make_endgame(variant))
     locs = locations(variant.size)
-    if side_to_move:
-        image = images(variant.size)
-        count = len(locs) * STATES
-        ids = [[i * STATES + s for s in range(STATES)] for i in range(len(locs))]
-        signs = [[1] * STATES for _ in locs]
-        black_ids = [[j * STATES + other for j, other in row] for row in image]
-        black_signs = [[-1] * STATES for _ in locs]
-    else:
-        ids, signs, count = canonical_parameters(variant.size)
-        black_ids, black_signs = ids, signs
+    ids, signs, count = canonical_parameters(variant.size)
     n_start = board_tables(variant.size).start_pieces
     rows = len(labelled)
     base = np.empty(rows)
@@ -151,16 +136,15 @@ def design(variant: Variant, labelled: List[Labelled], side_to_move: bool):
     phase = np.empty(rows)
     pid = np.empty((rows, len(locs)), dtype=np.int64)
     sgn = np.empty((rows, len(locs)))
-    for r, (white, black, kings, white_to_move, score) in enumerate(labelled):
+    for r, (white, black, kings, _, score) in enumerate(labelled):
         base[r] = base_eval(white, black, kings, True)
         target[r] = score
         phase[r] = min(bin(white | black).count("1"), n_start) / n_start
         wm, bm = white & ~kings, black & ~kings
-        row_ids, row_signs = (ids, signs) if white_to_move else (black_ids, black_signs)
         for i, loc in enumerate(locs):
             state = loc.state(wm, bm)
-            pid[r, i] = row_ids[i][state]
-            sgn[r, i] = row_signs[i][state]
+            pid[r, i] = ids[i][state]
+            sgn[r, i] = signs[i][state]
     return base, target, phase, pid, sgn, count, ids, signs
 
 
@@ -183,8 +167,7 @@ def fit(argv: Sequence[str]) -> int:
         with open(weights_file, encoding="utf-8") as handle:
             k = float(json.load(handle).get("fit", {}).get("K", 1.0))
     scale = k * math.log(10) / 400
-    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled,
-                                                              args.side_to_move)
+    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled)
     rng = np.random.default_rng(args.seed)
     held = rng.integers(0, args.holdout, len(labelled)) == 0
     train = ~held
@@ -236,7 +219,6 @@ def fit(argv: Sequence[str]) -> int:
         "method": "cross-entropy against search scores, tools/fit_patterns.py",
         "data": [os.path.basename(path) for path in args.labels],
         "positions": len(labelled), "l2": args.l2, "K": k, "steps": best_step,
-        "side_to_move": args.side_to_move,
         "date": datetime.date.today().isoformat(),
         "fit": {"loss_holdout_without": round(base_loss, 5), "loss_holdout": round(held_loss, 5)},
     }

@@ -112,26 +112,14 @@ def patterns_path(variant: Variant) -> str:
 
 class PatternTables:
     """The fitted scores: ``opening[i][state]`` and ``ending[i][state]`` for location ``i``
-    of :func:`locations` (White's side, centi-men) with White to move, and
-    ``opening_black`` / ``ending_black`` with Black to move.
-
-    With ``side_to_move`` false one table serves both; with it true, Black to move's tables
-    are White to move's seen from the other side (a state's score with Black to move is
-    minus its image's with White to move), so the colours stay symmetric."""
+    of :func:`locations` (White's side, centi-men), whichever side is to move."""
 
     def __init__(self, size: int, opening: Sequence[Sequence[int]],
-                 ending: Sequence[Sequence[int]], side_to_move: bool = False) -> None:
+                 ending: Sequence[Sequence[int]]) -> None:
         self.size = size
-        self.side_to_move = side_to_move
         self.locations = locations(size)
         self.opening = [list(table) for table in opening]
         self.ending = [list(table) for table in ending]
-        self.opening_black, self.ending_black = self.opening, self.ending
-        if side_to_move:
-            image = images(size)
-            self.opening_black, self.ending_black = (
-                [[-tables[j][s] for j, s in row] for row in image]
-                for tables in (self.opening, self.ending))
 
 
 def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[PatternTables]:
@@ -157,22 +145,16 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
                 or any(type(x) is not int for t in value for x in t)):
             raise PatternsError(f"{path}: {key!r} is not {count} lists of {STATES} integers")
         tables.append(value)
-    side_to_move = data.get("side_to_move", False)
-    if not isinstance(side_to_move, bool):
-        raise PatternsError(f"{path}: 'side_to_move' is not true or false")
-    return PatternTables(variant.size, tables[0], tables[1], side_to_move)
+    return PatternTables(variant.size, tables[0], tables[1])
 
 
-def pattern_sums(tables: PatternTables, white_men: int, black_men: int,
-                 white_to_move: bool = True) -> Tuple[int, int]:
+def pattern_sums(tables: PatternTables, white_men: int, black_men: int) -> Tuple[int, int]:
     """The opening and ending sums over every location (the plain reference)."""
-    opening_tables, ending_tables = ((tables.opening, tables.ending) if white_to_move
-                                     else (tables.opening_black, tables.ending_black))
     opening = ending = 0
     for i, location in enumerate(tables.locations):
         state = location.state(white_men, black_men)
-        opening += opening_tables[i][state]
-        ending += ending_tables[i][state]
+        opening += tables.opening[i][state]
+        ending += tables.ending[i][state]
     return opening, ending
 
 
@@ -183,31 +165,22 @@ def with_men_squares(tables: PatternTables, white: Dict[int, Tuple[int, int]],
     to the states of exactly one location (of rows 0, 2, 4, ...: they hold every square).
 
     The evaluation then reads both in the same look-ups."""
-    def plus_men(opening_tables: List[List[int]],
-                 ending_tables: List[List[int]]) -> Tuple[List[List[int]], List[List[int]]]:
-        opening = [list(t) for t in opening_tables]
-        ending = [list(t) for t in ending_tables]
-        placed = set()
-        for i, location in enumerate(tables.locations):
-            if location.row % 2:
+    opening = [list(t) for t in tables.opening]
+    ending = [list(t) for t in tables.ending]
+    placed = set()
+    for i, location in enumerate(tables.locations):
+        if location.row % 2:
+            continue
+        for k, n in enumerate(location.squares):
+            if n in placed:
                 continue
-            for k, n in enumerate(location.squares):
-                if n in placed:
-                    continue
-                placed.add(n)
-                digits = [state // 3 ** k % 3 for state in range(STATES)]
-                no_man = (0, 0)
-                for table, phase in ((opening[i], 0), (ending[i], 1)):
-                    values = (0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
-                    table[:] = [x + values[d] for x, d in zip(table, digits)]
-        return opening, ending
-
-    out = PatternTables(tables.size, *plus_men(tables.opening, tables.ending))
-    out.side_to_move = tables.side_to_move
-    if tables.side_to_move:
-        out.opening_black, out.ending_black = plus_men(tables.opening_black,
-                                                       tables.ending_black)
-    return out
+            placed.add(n)
+            digits = [state // 3 ** k % 3 for state in range(STATES)]
+            no_man = (0, 0)
+            for table, phase in ((opening[i], 0), (ending[i], 1)):
+                values = (0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
+                table[:] = [x + values[d] for x, d in zip(table, digits)]
+    return PatternTables(tables.size, opening, ending)
 
 
 def _index_table(location: Location, digit: int) -> List[int]:
@@ -222,13 +195,10 @@ def _index_table(location: Location, digit: int) -> List[int]:
     return table
 
 
-def make_pattern_sum(tables: PatternTables, pack: int,
-                     white_to_move: bool = True) -> Callable[[int, int], int]:
+def make_pattern_sum(tables: PatternTables, pack: int) -> Callable[[int, int], int]:
     """``f(white_men, black_men)``: the opening sum plus ``pack`` times the ending sum (the
-    packing of the tuned evaluation's piece-square sum) with ``white_to_move``'s tables, by
-    table look-ups."""
-    opening, ending = ((tables.opening, tables.ending) if white_to_move
-                       else (tables.opening_black, tables.ending_black))
+    packing of the tuned evaluation's piece-square sum), by table look-ups."""
+    opening, ending = tables.opening, tables.ending
     shared: Dict[Tuple[int, ...], Tuple[List[int], List[int]]] = {}
     rows = []  # one per pair of rows: its bits, then half 0's and half 1's tables
     for top in range(0, len(tables.locations), 2):  # (locations: two halves per row)

@@ -215,12 +215,10 @@ def features(variant: Variant, white: int, black: int, kings: int) -> Dict[str, 
 
 
 def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: int,
-                 kings: int, patterns: Optional[PatternTables] = None,
-                 white_to_move: bool = True) -> int:
+                 kings: int, patterns: Optional[PatternTables] = None) -> int:
     """The model's score without the king endings (White's view), computed plainly with
     the fast function's integer rounding (the reference of the tests); ``patterns`` adds
-    their opening and ending sums (those of ``white_to_move``) to the piece-square
-    table's."""
+    their opening and ending sums to the piece-square table's."""
     model = _model(variant.size)
     board = model.tables
     geo = board.geo
@@ -243,8 +241,7 @@ def linear_score(variant: Variant, weights: Dict[str, int], white: int, black: i
     for n in geo.squares_of(bk):
         king -= weights.get(f"king[{board.turn(n)}]", 0)
     if patterns is not None:
-        more_opening, more_ending = pattern_sums(patterns, white & ~kings, black & ~kings,
-                                                 white_to_move)
+        more_opening, more_ending = pattern_sums(patterns, white & ~kings, black & ~kings)
         opening += more_opening
         ending += more_ending
     t = opening * phase + ending * (n_start - phase)
@@ -305,7 +302,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
                  for n in squares}
     kings_white = {n: wt(f"king[{n}]", 0) for n in squares}
     kings_black = {n: -wt(f"king[{board.turn(n)}]", 0) for n in squares}
-    pattern_sum = pattern_sum_black = None
+    pattern_sum = None
     if patterns is None:  # the men's table by slices
         mw0, mw1, mw2, mw3, mw4 = _slices(board, {n: o + e * PACK
                                                   for n, (o, e) in men_white.items()})
@@ -315,8 +312,6 @@ def build_linear(variant: Variant, weights: Dict[str, int],
         mw0 = mw1 = mw2 = mw3 = mw4 = mb0 = mb1 = mb2 = mb3 = mb4 = []
         folded = with_men_squares(patterns, men_white, men_black)
         pattern_sum = make_pattern_sum(folded, PACK)
-        pattern_sum_black = (make_pattern_sum(folded, PACK, white_to_move=False)
-                             if patterns.side_to_move else pattern_sum)
     kw0, kw1, kw2, kw3, kw4 = _slices(board, kings_white)
     kb0, kb1, kb2, kb3, kb4 = _slices(board, kings_black)
     S1, S2, S3, S4 = SLICE, 2 * SLICE, 3 * SLICE, 4 * SLICE
@@ -362,7 +357,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
             s = material >> 63
             exchange = (((((material ^ s) - s) * EX // (wmat + bmat + EXO)) ^ s) - s)
             if pattern_sum is not None:
-                p = (pattern_sum if white_to_move else pattern_sum_black)(wm, bm)
+                p = pattern_sum(wm, bm)
             else:
                 p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M]
                      + mw3[(wm >> S3) & M] + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M]
@@ -417,7 +412,7 @@ def build_linear(variant: Variant, weights: Dict[str, int],
         else:
             exchange = -((-material) * EX // (wmat + bmat + EXO))
         if pattern_sum is not None:
-            p = (pattern_sum if white_to_move else pattern_sum_black)(wm, bm)
+            p = pattern_sum(wm, bm)
         else:
             p = (mw0[wm & M] + mw1[(wm >> S1) & M] + mw2[(wm >> S2) & M] + mw3[(wm >> S3) & M]
                  + mw4[wm >> S4] + mb0[bm & M] + mb1[(bm >> S1) & M] + mb2[(bm >> S2) & M]
