@@ -52,21 +52,48 @@ from _cli import OneLineParser, measure_list, positive_int  # noqa: E402
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: name -> (kind, variant, depth): kind "perft" (bulk-counted last ply),
-#: "make" (every move made) or "bench" (the engine's bench, nodes/s).
+#: "make" (every move made), "bench" (the engine's bench, nodes/s) or "game" (one
+#: searcher plays :data:`GAME_PLIES` plies from the start, each move searched to the depth,
+#: its tables kept from move to move as in a game; nodes/s).
 MEASURES: Dict[str, Tuple[str, str, int]] = {
     "perft-english": ("perft", "english", 9),
     "perft-russian": ("perft", "russian", 8),
     "perft-international": ("perft", "international", 7),
     "make-international": ("make", "international", 6),
     "bench": ("bench", "", 6),
+    "game-english": ("game", "english", 9),
+    "game-international": ("game", "international", 7),
 }
+
+#: Plies of a "game" measure.
+GAME_PLIES = 16
+
+#: The "game" measure's code in a child: ``count`` the nodes of the game's searches.
+GAME_CODE = r"""
+def play_game(package, variant, depth, plies):
+    position_module = importlib.import_module(package + ".position")
+    engine = importlib.import_module(package + ".search.engine")
+    limits = importlib.import_module(package + ".search.limits")
+    searcher = engine.Searcher()
+    position = position_module.Position.start(variant)
+    history = [position.raw]
+    nodes = 0
+    for _ in range(plies):
+        result = searcher.search(position, limits.SearchLimits(depth=depth), history=history)
+        if result.best_move is None:
+            break
+        nodes += result.nodes
+        position = position.play_raw(result.best_move.raw)
+        history.append(position.raw)
+    return nodes
+"""
 
 #: Under callgrind (about 50 times slower) each measure runs this many plies shallower.
 CALLGRIND_SHALLOWER = 1
 
 #: The child: measure one thing in the tree on ``sys.path[0]``, print JSON.
 CHILD = r"""
-import json, sys, time
+import importlib, json, sys, time
 layout = [(i,) * (i % 16 + 1) for i in range(int(sys.argv[6]))]  # shifts the heap
 sys.path.insert(0, sys.argv[1])
 kind, variant, depth, work = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
@@ -80,10 +107,12 @@ if work and kind in ("perft", "make"):
     root = Position.start(variant)
     walk = perft_raw if kind == "perft" else perft_make
     count = walk(root.generator, *root.raw, depth)
+elif work and kind == "game":
+    count = play_game("draughts_engine", variant, depth, GAME_PLIES)
 elif work:
     count = search_engine.bench(depth).nodes
 print(json.dumps({"count": count, "seconds": time.process_time() - started}))
-"""
+""".replace("started = time", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nstarted = time", 1)
 
 
 #: The in-process child: both packages on ``sys.path[0]``, runs alternating, prints JSON.
@@ -99,6 +128,8 @@ for name in names:
     if kind == "bench":
         engine = importlib.import_module(name + ".search.engine")
         runs[name] = lambda engine=engine: engine.bench(depth).nodes
+    elif kind == "game":
+        runs[name] = lambda name=name: play_game(name, variant, depth, GAME_PLIES)
     else:
         walk = perft.perft_raw if kind == "perft" else perft.perft_make
         root = position.Position.start(variant)
@@ -111,7 +142,7 @@ for r in range(rounds):
         counts[name] = runs[name]()
         out[name].append(time.process_time() - started)
 print(json.dumps({"seconds": out, "counts": counts}))
-"""
+""".replace("runs = {}", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nruns = {{}}", 1)
 
 HEADER = (f"{'measure':22} {'count':>11} {'old /s':>12} {'new /s':>12} {'new/old':>8}"
           f" {'median':>7}")
