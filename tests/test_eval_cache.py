@@ -1,12 +1,14 @@
 """The search's cache of static evaluations (draughts_engine.search.eval_cache)."""
 from __future__ import annotations
 
+import functools
 import random
+import sys
 from typing import List, Tuple
 
 import pytest
 
-import draughts_engine.search.pvs as pvs
+import draughts_engine.search.engine as engine_module
 from draughts_engine.eval import evaluator
 from draughts_engine.position import Position
 from draughts_engine.search.engine import Searcher
@@ -14,6 +16,13 @@ from draughts_engine.search.eval_cache import EvaluationCache, cached_evaluation
 from draughts_engine.search.limits import SearchLimits
 
 Raw = Tuple[int, int, int, bool]
+
+
+def remembering(monkeypatch: pytest.MonkeyPatch, enabled: bool) -> None:
+    """Searchers made from now on have their evaluation cache on (or off), whatever the
+    interpreter's default."""
+    monkeypatch.setattr(engine_module, "EvaluationCache",
+                        functools.partial(EvaluationCache, enabled=enabled))
 
 
 def walk(variant: str, plies: int, seed: int) -> List[Raw]:
@@ -78,8 +87,9 @@ def test_the_cache_changes_no_search(monkeypatch: pytest.MonkeyPatch, variant: s
         result = Searcher().search(position, SearchLimits(depth=depth))
         return result.score_cp, result.best_move, result.pv, result.nodes
 
+    remembering(monkeypatch, True)
     cached = search()
-    monkeypatch.setattr(pvs.EvaluationCache, "wrap", lambda self, evaluate: evaluate)
+    remembering(monkeypatch, False)
     assert search() == cached
 
 
@@ -99,15 +109,16 @@ def test_a_game_searched_with_remembered_evaluations_is_the_same_game(
             history.append(position.raw)
         return out
 
+    remembering(monkeypatch, True)
     remembered = game()
-    monkeypatch.setattr(pvs.EvaluationCache, "wrap", lambda self, evaluate: evaluate)
+    remembering(monkeypatch, False)
     assert game() == remembered
 
 
 def test_the_cache_follows_the_evaluation_searched() -> None:
     english = evaluator("full", "english").evaluate
     international = evaluator("full", "international").evaluate
-    cache = EvaluationCache()
+    cache = EvaluationCache(enabled=True)
     first = cache.wrap(english)
     assert cache.wrap(english) is first  # kept between searches of the same evaluation
     other = cache.wrap(international)
@@ -116,3 +127,9 @@ def test_the_cache_follows_the_evaluation_searched() -> None:
     assert other(*raw) == international(*raw)
     cache.clear()
     assert cache.wrap(international) is not other  # emptied
+    assert EvaluationCache(enabled=False).wrap(english) is english
+
+
+def test_the_searchers_cache_is_on_where_it_pays() -> None:
+    """On CPython only (on PyPy it cost time: BENCHMARKS.md)."""
+    assert EvaluationCache().enabled == (sys.implementation.name != "pypy")
