@@ -99,8 +99,9 @@ sys.path.insert(0, sys.argv[1])
 kind, variant, depth, work = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
 from draughts_engine.position import Position
 from draughts_engine.perft import perft_raw, perft_make
-if kind == "bench":
+if kind in ("bench", "game"):  # imported before the clock starts
     from draughts_engine.search import engine as search_engine
+    from draughts_engine.search import limits as search_limits
 count = 0
 started = time.process_time()
 if work and kind in ("perft", "make"):
@@ -112,7 +113,9 @@ elif work and kind == "game":
 elif work:
     count = search_engine.bench(depth).nodes
 print(json.dumps({"count": count, "seconds": time.process_time() - started}))
-""".replace("started = time", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nstarted = time", 1)
+"""
+assert CHILD.count("started = time") == 1
+CHILD = CHILD.replace("started = time", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nstarted = time")
 
 
 #: The in-process child: both packages on ``sys.path[0]``, runs alternating, prints JSON.
@@ -142,7 +145,9 @@ for r in range(rounds):
         counts[name] = runs[name]()
         out[name].append(time.process_time() - started)
 print(json.dumps({"seconds": out, "counts": counts}))
-""".replace("runs = {}", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nruns = {{}}", 1)
+"""
+assert INPROC_CHILD.count("runs = {}") == 1
+INPROC_CHILD = INPROC_CHILD.replace("runs = {}", GAME_CODE + f"GAME_PLIES = {GAME_PLIES}\nruns = {{}}")
 
 HEADER = (f"{'measure':22} {'count':>11} {'old /s':>12} {'new /s':>12} {'new/old':>8}"
           f" {'median':>7}")

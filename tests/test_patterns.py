@@ -118,6 +118,8 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
         (write(tmp_path / "float.json", board=10, open=good, end=[[0.5] * 729] * 18),
          "'end' is not 18 lists"),
         (write(tmp_path / "list.json", board=10, open=good, end=None), "'end' is not"),
+        (write(tmp_path / "stm.json", board=10, open=good, end=good, side_to_move=True),
+         "tables per side to move"),
     ]
     for path, message in cases:
         with pytest.raises(pat.PatternsError, match=message):

@@ -126,7 +126,8 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
     """The pattern tables of ``variant``, or None when it has no file.
 
     Raises :class:`PatternsError` for a file that cannot be read, is not JSON, is for
-    another board, or whose tables are not one list of 729 integers per location.
+    another board, whose tables are not one list of 729 integers per location, or that
+    says its tables are per side to move (``"side_to_move": true``: not read any more).
     """
     path = path or patterns_path(variant)
     data = read_data_file(path, PatternsError, "patterns")
@@ -145,6 +146,9 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
                 or any(type(x) is not int for t in value for x in t)):
             raise PatternsError(f"{path}: {key!r} is not {count} lists of {STATES} integers")
         tables.append(value)
+    if data.get("side_to_move"):
+        raise PatternsError(f"{path}: tables per side to move (an older fit_patterns option) "
+                            "are not read: fit one table for both")
     return PatternTables(variant.size, tables[0], tables[1])
 
 
