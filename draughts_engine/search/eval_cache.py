@@ -16,14 +16,12 @@ nodes/s of a game's searches), so there it is off (:data:`CACHE_BY_DEFAULT`).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
+from ..eval import RawEval
 from ..runtime import PYPY
 
 __all__ = ["cached_evaluation", "EvaluationCache", "CACHE_ENTRIES", "CACHE_BY_DEFAULT"]
-
-#: ``evaluate(white, black, kings, white_to_move) -> int``, the tree's static evaluation.
-RawEval = Callable[[int, int, int, bool], int]
 
 CACHE_ENTRIES = 1 << 16
 """Positions remembered at most; a full cache is emptied and fills again (about
