@@ -260,3 +260,44 @@ def test_builder_usage_errors(capsys) -> None:
     assert build_book.main(["--variant", "nosuch"]) == 2
     assert build_book.main(["--depth", "0"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_builder_shards_merge_into_the_book_of_one_run(tmp_path) -> None:
+    common = ["--variant", "english", "--plies", "4", "--depth", "2", "--lines", "2",
+              "--openings", "ballots"]
+    paths = [str(tmp_path / name) for name in ("one.txt", "two.txt", "merged.txt", "whole.txt")]
+    assert build_book.main(common + ["--shard", "1/2", "--out", paths[0]]) == 0
+    assert build_book.main(common + ["--shard", "2/2", "--out", paths[1]]) == 0
+    assert build_book.main(common + ["--from", paths[0], "--from", paths[1],
+                                     "--positions", "0", "--out", paths[2]]) == 0
+    assert build_book.main(common + ["--out", paths[3]]) == 0
+    halves = [OpeningBook.load(path) for path in paths[:2]]
+    assert halves[0].records and halves[1].records
+    assert START.zobrist in halves[0].records and START.zobrist not in halves[1].records
+    merged, whole = OpeningBook.load(paths[2]), OpeningBook.load(paths[3])
+    assert merged.records == whole.records
+
+
+def test_builder_keeps_the_records_of_a_from_book(tmp_path) -> None:
+    older = OpeningBook(START.variant, {}, "test")
+    first = START.legal_moves()[-1]
+    older.add(START, [(first, 7)])  # not what a search would say: it must stay
+    path = str(tmp_path / "older.txt")
+    older.save(path)
+    out = str(tmp_path / "grown.txt")
+    assert build_book.main(["--variant", "english", "--plies", "2", "--depth", "2",
+                            "--from", path, "--out", out]) == 0
+    grown = OpeningBook.load(out)
+    assert grown.moves(START) == [(first, 7)]
+    assert grown.moves(START.play(first)) and len(grown) == 2
+
+
+def test_builder_refuses_bad_shards_and_books(tmp_path, capsys) -> None:
+    assert build_book.main(["--shard", "3/2"]) == 2
+    assert build_book.main(["--shard", "x"]) == 2
+    assert build_book.main(["--from", str(tmp_path / "missing.txt")]) == 2
+    other = str(tmp_path / "intl.txt")
+    OpeningBook("international", {}, "test").save(other)
+    assert build_book.main(["--variant", "english", "--from", other]) == 2
+    err = capsys.readouterr().err
+    assert "--shard 3/2" in err and "missing.txt" in err and "international book" in err

@@ -14,6 +14,16 @@ best is played half as often); the positions they lead to are searched in turn (
 moves), breadth first, until ``--plies`` plies from the start of the game.  ``--seconds`` and
 ``--positions`` bound the work: the book written holds every position searched so far.
 
+``--from BOOK`` (repeatable) grows an existing book instead of starting afresh: its records are
+kept as they are and their positions are not searched again, but their moves are followed, so
+the tree still grows below them (the first book given wins where two hold a position).
+``--shard K/N`` takes only the roots whose index (the start is 0, then the openings in order)
+leaves K-1 when divided by N, so that N processes can share the work; a last run with every
+shard's output as ``--from`` and ``--positions 0`` merges them without searching::
+
+    pypy3 tools/build_book.py --variant international --openings ballots --plies 6 \
+        --from draughts_engine/data/book-international.txt --shard 1/2 --out shard1.txt
+
 The book goes to ``--out`` (default ``draughts_engine/data/book-<variant>.txt``, the book the
 engine ships) in the format of :mod:`draughts_engine.book`.  PyPy builds it several times
 faster than CPython; the book is the same (the search is deterministic).  Progress goes to
@@ -32,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
-from draughts_engine.book import OpeningBook, builtin_book_path  # noqa: E402
+from draughts_engine.book import BookError, OpeningBook, builtin_book_path  # noqa: E402
 from draughts_engine.move import Move  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
@@ -64,7 +74,13 @@ def _parser() -> UsageParser:
     parser.add_argument("--seconds", type=float, default=600.0,
                         help="stop searching new positions after this long (default 600)")
     parser.add_argument("--positions", type=int, default=100_000,
-                        help="search at most this many positions")
+                        help="search at most this many positions (0: none, to merge books)")
+    parser.add_argument("--from", dest="start_from", action="append", default=[],
+                        metavar="BOOK",
+                        help="grow this book: its positions are kept and not searched again "
+                             "(repeatable; the first book given wins)")
+    parser.add_argument("--shard", default="1/1", metavar="K/N",
+                        help="only the roots whose index %% N is K-1 (the start is root 0)")
     parser.add_argument("--hash", type=int, default=64, help="hash table in MiB (default 64)")
     parser.add_argument("--out", default="", help="the book file (default: the shipped book)")
     parser.add_argument("--verbose", action="store_true", help="one line per position")
@@ -129,27 +145,38 @@ def _roots(variant: Variant, openings: str) -> List[Tuple[Position, int]]:
 
 def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, halving: int,
           openings: str = "", seconds: float = 600.0, positions: int = 100_000,
-          hash_mb: int = 64, verbose: bool = False) -> OpeningBook:
-    """Grow a book as the module docstring says."""
-    book = OpeningBook(variant, {}, "built")
+          hash_mb: int = 64, verbose: bool = False, start_from: Sequence[OpeningBook] = (),
+          shard: Tuple[int, int] = (1, 1)) -> OpeningBook:
+    """Grow a book as the module docstring says (``start_from``: the ``--from`` books;
+    ``shard``: ``(K, N)`` of ``--shard``)."""
+    records: Dict[int, Tuple[Tuple[str, int], ...]] = {}
+    for older in reversed(start_from):  # the first book given wins
+        records.update(older.records)
+    book = OpeningBook(variant, records, "built")
     searcher = Searcher(hash_mb=hash_mb)
+    index, count = shard
     queue: Deque[Tuple[Position, int]] = deque(
-        (position, ply) for position, ply in _roots(variant, openings) if ply < plies)
+        (position, ply) for number, (position, ply) in enumerate(_roots(variant, openings))
+        if ply < plies and number % count == index - 1)
     seen = set()
     started = time.monotonic()
     shown = started
     searched = 0
-    while queue and searched < positions and time.monotonic() - started < seconds:
+    while queue and time.monotonic() - started < seconds:
         position, ply = queue.popleft()
         key = position.zobrist
         if key in seen or not position.legal_moves():
             continue
         seen.add(key)
-        kept = book_moves(search_lines(searcher, position, depth, lines), margin, halving)
-        searched += 1
-        if not kept:
-            continue
-        book.add(position, kept)
+        kept = book.moves(position)
+        if kept is None:
+            if searched >= positions:
+                continue
+            kept = book_moves(search_lines(searcher, position, depth, lines), margin, halving)
+            searched += 1
+            if not kept:
+                continue
+            book.add(position, kept)
         for move, _ in kept:
             if ply + 1 < plies:
                 queue.append((position.play(move), ply + 1))
@@ -162,6 +189,14 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
     return book
 
 
+def _shard(text: str) -> Tuple[int, int]:
+    """``K/N`` as ``(K, N)`` with 1 <= K <= N; :class:`UsageError` otherwise."""
+    index, slash, count = text.partition("/")
+    if not (slash and index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise UsageError(f"--shard {text}: expected K/N with 1 <= K <= N (such as 1/2)")
+    return int(index), int(count)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     def run(args_list: Sequence[str]) -> int:
         args = _parser().parse_args(args_list)
@@ -169,17 +204,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             variant = get_variant(args.variant)
         except UnknownVariantError as exc:
             raise UsageError(str(exc)) from None
-        for name in ("plies", "depth", "lines", "positions", "hash"):
+        for name in ("plies", "depth", "lines", "hash"):
             if getattr(args, name) < 1:
                 raise UsageError(f"--{name} must be at least 1")
-        if args.margin < 0:
-            raise UsageError("--margin must be at least 0")
+        for name in ("margin", "positions"):
+            if getattr(args, name) < 0:
+                raise UsageError(f"--{name} must be at least 0")
+        shard = _shard(args.shard)
+        start_from = []
+        for path in args.start_from:
+            try:
+                older = OpeningBook.load(path)
+            except BookError as exc:
+                raise UsageError(str(exc)) from None
+            if older.variant.name != variant.name:
+                raise UsageError(f"--from {path}: a {older.variant.name} book, "
+                                 f"not {variant.name}")
+            start_from.append(older)
         out = args.out or builtin_book_path(variant)
         if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
             raise UsageError(f"--out {out}: no such folder")
         started = time.monotonic()
         book = build(variant, args.plies, args.depth, args.lines, args.margin, args.halving,
-                     args.openings, args.seconds, args.positions, args.hash, args.verbose)
+                     args.openings, args.seconds, args.positions, args.hash, args.verbose,
+                     start_from, shard)
         book.save(out)
         print(f"{out}: {len(book)} positions, {os.path.getsize(out)} bytes, "
               f"{time.monotonic() - started:.0f} s (depth {args.depth}, {args.lines} lines, "
