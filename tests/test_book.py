@@ -137,6 +137,17 @@ def test_shipped_books_load_and_answer_the_start_position() -> None:
     assert builtin_book("frisian") is None
 
 
+@pytest.mark.parametrize("variant", ["english", "international"])
+def test_shipped_books_answer_every_opening_of_the_ballots(variant) -> None:
+    """A match from the variant's ballots (what the runner and the SPRTs play) leaves the
+    book only after its first move: the end of every opening has a record."""
+    from protocol.match.openings import resolve_openings
+    book = builtin_book(variant)
+    openings, _ = resolve_openings("ballots", variant)
+    missing = [opening for opening in openings if not book.moves(opening.game(variant).position)]
+    assert len(openings) > 100 and not missing, missing[:3]
+
+
 def test_searcher_plays_the_book_only_for_a_move_in_a_game() -> None:
     searcher = Searcher()
     assert searcher.book_move(START, SearchLimits(movetime_ms=100), 0) is None  # no book
