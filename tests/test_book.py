@@ -273,7 +273,7 @@ def test_builder_usage_errors(capsys) -> None:
     assert "error" in capsys.readouterr().err
 
 
-def test_builder_shards_merge_into_the_book_of_one_run(tmp_path) -> None:
+def test_builder_shards_merge_into_the_book_of_one_run(tmp_path, capsys) -> None:
     common = ["--variant", "english", "--plies", "4", "--depth", "2", "--lines", "2",
               "--openings", "ballots"]
     paths = [str(tmp_path / name) for name in ("one.txt", "two.txt", "merged.txt", "whole.txt")]
@@ -282,6 +282,10 @@ def test_builder_shards_merge_into_the_book_of_one_run(tmp_path) -> None:
     assert build_book.main(common + ["--from", paths[0], "--from", paths[1],
                                      "--positions", "0", "--out", paths[2]]) == 0
     assert build_book.main(common + ["--out", paths[3]]) == 0
+    assert "not complete" not in capsys.readouterr().err
+    assert build_book.main(common + ["--from", paths[0], "--positions", "0",
+                                     "--out", str(tmp_path / "half.txt")]) == 0
+    assert "not complete" in capsys.readouterr().err  # the second shard's positions are missing
     halves = [OpeningBook.load(path) for path in paths[:2]]
     assert halves[0].records and halves[1].records
     assert START.zobrist in halves[0].records and START.zobrist not in halves[1].records

@@ -12,7 +12,8 @@ it.  The moves scoring within ``--margin`` centi-men of the best are kept, each 
 its loss (``100 * 2 ** (-loss / --halving)``, at least 1: a move ``--halving`` worse than the
 best is played half as often); the positions they lead to are searched in turn (both sides'
 moves), breadth first, until ``--plies`` plies from the start of the game.  ``--seconds`` and
-``--positions`` bound the work: the book written holds every position searched so far.
+``--positions`` bound the work: the book written holds every position searched so far, and a
+line on stderr says how many were left out.
 
 ``--from BOOK`` (repeatable) grows an existing book instead of starting afresh: its records are
 kept as they are and their positions are not searched again, but their moves are followed, so
@@ -161,7 +162,7 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
     seen = set()
     started = time.monotonic()
     shown = started
-    searched = 0
+    searched = unsearched = 0
     while queue and time.monotonic() - started < seconds:
         position, ply = queue.popleft()
         key = position.zobrist
@@ -171,6 +172,7 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
         kept = book.moves(position)
         if kept is None:
             if searched >= positions:
+                unsearched += 1
                 continue
             kept = book_moves(search_lines(searcher, position, depth, lines), margin, halving)
             searched += 1
@@ -186,6 +188,10 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
             moves = " ".join(f"{m.pdn()}:{w}" for m, w in kept)
             print(f"{now - started:7.1f}s ply {ply} searched {searched} queued {len(queue)} "
                   f"| {moves}", file=sys.stderr, flush=True)
+    if queue or unsearched:
+        print(f"{PROG}: the book is not complete to {plies} plies: {unsearched} positions over "
+              f"--positions {positions}, {len(queue)} still queued after --seconds {seconds:g}",
+              file=sys.stderr, flush=True)
     return book
 
 
