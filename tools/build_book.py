@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
-from draughts_engine.book import BookError, OpeningBook, builtin_book_path  # noqa: E402
+from draughts_engine.book import BookError, Entry, OpeningBook, builtin_book_path  # noqa: E402
 from draughts_engine.move import Move  # noqa: E402
 from draughts_engine.position import Position  # noqa: E402
 from draughts_engine.search.engine import Searcher  # noqa: E402
@@ -150,7 +150,7 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
           shard: Tuple[int, int] = (1, 1)) -> OpeningBook:
     """Grow a book as the module docstring says (``start_from``: the ``--from`` books;
     ``shard``: ``(K, N)`` of ``--shard``)."""
-    records: Dict[int, Tuple[Tuple[str, int], ...]] = {}
+    records: Dict[int, Entry] = {}
     for older in reversed(start_from):  # the first book given wins
         records.update(older.records)
     book = OpeningBook(variant, records, "built")
