@@ -195,6 +195,7 @@ def test_international_two_kings_against_a_king_is_drawn_by_the_five_move_rule()
     assert probe(variant, "W:WK28,K47:BK23") == (WIN_RESULT, 1)  # 28x19: an immediate capture
 
 
+@pytest.mark.heavy
 def test_international_two_kings_agree_with_a_full_width_search_within_the_count():
     tables = EndgameTables("international")
     table = tables.table(Material.parse("KKvK"))
@@ -237,6 +238,7 @@ def test_lone_king_counts_are_read_from_the_variant():
 
 # ---- every committed table against the full-width search --------------------------------
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", THREE_PIECES)
 def test_database_agrees_with_full_width_search_on_random_positions(tables, name):
     """Random positions whose result is at most 9 plies away (or a draw) in the
@@ -265,6 +267,7 @@ def test_database_agrees_with_full_width_search_on_random_positions(tables, name
 
 # ---- symmetry and index ----------------------------------------------------------------------
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", ["english", "international"])
 def test_index_round_trips_every_position(variant):
     for name in ("KvK", "KMvK", "MvM", "KKvM"):
@@ -342,6 +345,7 @@ def _three_kings_census(variant: str):
     return census, longest
 
 
+@pytest.mark.heavy
 def test_russian_three_kings_win_when_the_lone_king_is_off_the_main_road():
     """Petrov's triangle: three kings to move beat a lone king that is off the main
     road (a1-h8) within the 15-move count; a lone king on the road, to move,
@@ -400,6 +404,7 @@ def test_international_three_kings_against_a_king_is_drawn_but_for_the_coups():
 
 # ---- variants beyond the committed tables ----------------------------------------------------
 
+@pytest.mark.heavy
 def test_canadian_tables_on_the_twelve_by_twelve_board_agree_with_full_width_search(tmp_path):
     """72 playing squares: the index and the solver are not bound to 64 squares."""
     from draughts_engine.endgame.store import file_name, save

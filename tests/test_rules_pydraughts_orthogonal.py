@@ -116,16 +116,19 @@ def compare_random_game(variant: str, seed: int, max_plies: int, fen: str = "",
     return plies
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("seed", range(4))
 def test_turkish_random_games_match_pydraughts(seed: int) -> None:
     assert compare_random_game("turkish", seed, 120) > 10
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("seed", range(3))
 def test_frisian_random_games_match_pydraughts(seed: int) -> None:
     assert compare_random_game("frisian", seed, 100) > 10
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("seed", range(4))
 def test_frysk_random_games_match_pydraughts(seed: int) -> None:
     assert compare_random_game("frysk", seed, 120) > 10

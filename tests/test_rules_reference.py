@@ -152,6 +152,7 @@ class Walks:
         return self.stats
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_match_reference(variant):
     walks = Walks(f"games-{variant}")
@@ -160,6 +161,7 @@ def test_random_games_match_reference(variant):
     assert stats["positions"] > 1000 and stats["multi"] > 10, stats
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_king_positions_match_reference(variant):
     walks = Walks(f"kings-{variant}")
@@ -168,6 +170,7 @@ def test_random_king_positions_match_reference(variant):
     assert stats["captures"] > 200 and stats["multi"] > 50, stats
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", LATER_VARIANTS)
 def test_later_variants_match_reference(variant):
     """Random games and random king positions of the later families, fewer of them."""

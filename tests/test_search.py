@@ -50,6 +50,7 @@ def random_positions(variant: str, count: int, seed: int, kings: bool = True,
 # ---------------------------------------------------------------------------
 # The classic family on draughts.
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_classic_searches_agree_on_random_positions(variant: str) -> None:
     minimax_nodes = pruned_nodes = 0

@@ -70,6 +70,7 @@ def play_random_game(variant: str, seed: int, fen: str = "startpos") -> dict:
     return stats
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("variant", ["italian", "antidraughts", "breakthrough"])
 def test_random_games_have_the_same_successors_as_pydraughts(variant: str) -> None:
     plies = captures = 0
