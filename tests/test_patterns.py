@@ -81,11 +81,12 @@ def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool) -> 
     assert differ > 100  # the patterns weigh
 
 
-def test_shipped_patterns_load_and_are_symmetric() -> None:
-    v = get_variant("international")
+@pytest.mark.parametrize("variant", ["international", "english"])
+def test_shipped_patterns_load_and_are_symmetric(variant: str) -> None:
+    v = get_variant(variant)
     tables = pat.load_patterns(v)
-    assert tables is not None, "the International patterns file ships with the package"
-    ids, signs, _ = fit_patterns.canonical_parameters(10)
+    assert tables is not None, f"the {variant} patterns file ships with the package"
+    ids, signs, _ = fit_patterns.canonical_parameters(v.size)
     for table in (tables.opening, tables.ending):
         by_parameter = {}
         for i, row in enumerate(table):
@@ -95,8 +96,8 @@ def test_shipped_patterns_load_and_are_symmetric() -> None:
                 else:
                     by_parameter.setdefault(ids[i][state], set()).add(signs[i][state] * value)
         assert all(len(values) == 1 for values in by_parameter.values())
-    full = evaluator("full", "international")
-    for position in random_positions("international", 40, seed=3):
+    full = evaluator("full", variant)
+    for position in random_positions(variant, 40, seed=3):
         assert full.evaluate(*mirrored(position).raw) == full.evaluate(*position.raw)
 
 

@@ -185,7 +185,7 @@ def test_the_readme_pipe_example_prints_what_the_readme_says() -> None:
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and not [line for line in lines if line.startswith("error")]
     bestmoves = [line for line in lines if line.startswith("bestmove")]
-    assert len(bestmoves) == 2 and bestmoves[0] == "bestmove 11-15 ponder 24-20"
+    assert len(bestmoves) == 2 and bestmoves[0] == "bestmove 11-15 ponder 21-17"
     assert "`" + bestmoves[0] + "`" in readme
 
 
