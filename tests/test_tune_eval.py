@@ -148,7 +148,10 @@ def test_ctrl_c_while_labelling_leaves_no_file_and_no_traceback(tmp_path: Path) 
                              "--variant", "english", "--depth", "6", "--processes", "2",
                              str(ROOT / "tools" / "data" / "selfplay-english-d6.pdn.gz"),
                              "--out", str(out)],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # an ignored SIGINT (a suite started in the background) is not
+                            # passed on: Python would never raise KeyboardInterrupt
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     partial = tmp_path / "labels.txt.part"
     deadline = time.monotonic() + 120
     while not partial.exists() and proc.poll() is None and time.monotonic() < deadline:
