@@ -304,6 +304,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"{name}: {' '.join(command)} ({version(command)})")
         rows: List[Row] = []
         if "startup" in only:
+            if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+                print("note: PYTHONDONTWRITEBYTECODE is set: where no __pycache__ was written"
+                      " before, every start compiles every module (about twice the time of an"
+                      " installed engine); unset it to measure that")
             rows += measure_startup(runtimes, args.tries)
         if "perft" in only:
             rows += measure_perft(runtimes, args.rounds, args.quick)

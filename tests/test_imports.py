@@ -54,3 +54,20 @@ def test_every_source_file_compiles() -> None:
         except SyntaxError as error:
             failures.append(f"{path.relative_to(ROOT)}:{error.lineno}: {error.msg}")
     assert not failures, failures
+
+
+#: Standard modules the server loads only when a command needs them (a subprocess, a file of
+#: JSON, the helper processes, a socket): each would add milliseconds to every start-up.
+NOT_AT_START_UP = ("subprocess", "json", "multiprocessing", "platform", "socket", "asyncio")
+
+
+def test_the_server_starts_without_the_modules_only_some_commands_need() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys; import protocol.server; "
+              f"print(' '.join(m for m in {NOT_AT_START_UP!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == []

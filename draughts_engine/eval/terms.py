@@ -26,7 +26,6 @@ neighbours and their cones), so the free squares of row ``d`` follow from those 
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..bitboard import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry, popcount
@@ -43,6 +42,8 @@ MAN_VALUE = 100
 def read_data_file(path: str, error: Type[Exception], what: str) -> Optional[Any]:
     """The JSON value of a data file (the weights, the patterns), or None when there is no
     such file; ``error("cannot read <what> <path>: ...")`` when it cannot be read or parsed."""
+    import json  # on first use, as the files are read: not a cost of every start-up
+
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
