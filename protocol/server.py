@@ -42,9 +42,12 @@ QUIT_WAIT = 0.8
 """Seconds ``quit`` waits for a search to write its own bestmove before writing one for it."""
 SEARCH_WAIT_POLL = 0.05
 """Seconds between two looks at the input while a command waits for a search to end."""
-STOPPED_WAIT_GRACE = 0.2
+STOPPED_WAIT_GRACE = 0.8
 """Seconds a command waits for a stopped search before a ``quit`` read meanwhile cuts the
-wait short (a search that stops at once lets the commands before that ``quit`` run)."""
+wait short (a search that stops at once lets the commands before that ``quit`` run).  A first
+search on PyPy on a busy host (the JIT warming up, the weights and patterns read) took more
+than 0.2 s to answer its ``stop``, and the ``position``/``go``/``stop`` before the ``quit``
+were dropped; 0.8 s keeps PROTOCOL.md's "within a second"."""
 
 
 def format_info(info: SearchInfo, pv: List[str]) -> str:
