@@ -34,3 +34,12 @@ def left_after(pids: List[int], seconds: float = GONE_WITHIN) -> List[int]:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     return left
+
+
+def default_sigint() -> None:
+    """Give this process the default SIGINT, as a terminal would (for a child, before exec).
+
+    A test run started in the background by a shell without job control passes an ignored
+    SIGINT on to its children, and Python then never raises KeyboardInterrupt: a test that
+    sends SIGINT to a child it started calls this in the child first (``preexec_fn``)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

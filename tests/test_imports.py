@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import List
 
@@ -62,9 +64,6 @@ NOT_AT_START_UP = ("subprocess", "json", "multiprocessing", "platform", "socket"
 
 
 def test_the_server_starts_without_the_modules_only_some_commands_need() -> None:
-    import subprocess
-    import sys
-
     script = ("import sys; import protocol.server; "
               f"print(' '.join(m for m in {NOT_AT_START_UP!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,

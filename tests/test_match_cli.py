@@ -14,6 +14,7 @@ from typing import List
 import pytest
 
 from draughts_engine.pdn import read_games
+from helpers_processes import default_sigint
 from protocol.match import MatchError, MatchRunner, config_from_args, main, parse_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,10 +265,7 @@ def test_ctrl_c_abandons_games_of_a_hung_engine_and_leaves_no_engine(tmp_path: P
          "--engine", "name=r", f"cmd={sys.executable} {MOVER}", "depth=1", "--games", "4",
          "--concurrency", "2", "--move-timeout", "600", "--pdn", str(pdn)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-        # A suite started in the background by a shell without job control passes an
-        # ignored SIGINT on, and Python then never raises KeyboardInterrupt.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        start_new_session=True, preexec_fn=default_sigint)
     time.sleep(3)  # the games have begun (on a slow host maybe not yet: the checks still hold)
     for _ in range(interrupts):
         proc.send_signal(signal.SIGINT)

@@ -17,6 +17,7 @@ from typing import List, Optional
 
 import pytest
 
+from helpers_processes import default_sigint
 from test_play_support import (ANSI, ROOT, check_moves_with_reference, pdn_games,
                                refuse_a_move_then_save)
 
@@ -38,10 +39,7 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
             try:
-                # A test run started in the background by a shell without job control
-                # inherits an ignored SIGINT, and Python then never raises
-                # KeyboardInterrupt: give the program the default a terminal gives.
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                default_sigint()  # what a terminal gives, also under a background test run
                 os.chdir(str(ROOT))
                 os.execvpe(argv[0], argv, env)
             finally:

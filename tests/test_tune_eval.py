@@ -11,6 +11,7 @@ import pytest
 
 from draughts_engine.game import Game
 from draughts_engine.variants import get_variant
+from helpers_processes import default_sigint
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -149,9 +150,7 @@ def test_ctrl_c_while_labelling_leaves_no_file_and_no_traceback(tmp_path: Path) 
                              str(ROOT / "tools" / "data" / "selfplay-english-d6.pdn.gz"),
                              "--out", str(out)],
                             cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            # an ignored SIGINT (a suite started in the background) is not
-                            # passed on: Python would never raise KeyboardInterrupt
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_sigint)
     partial = tmp_path / "labels.txt.part"
     deadline = time.monotonic() + 120
     while not partial.exists() and proc.poll() is None and time.monotonic() < deadline:
