@@ -185,8 +185,8 @@ def test_the_readme_pipe_example_prints_what_the_readme_says() -> None:
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and not [line for line in lines if line.startswith("error")]
     bestmoves = [line for line in lines if line.startswith("bestmove")]
-    assert len(bestmoves) == 2 and bestmoves[0] == "bestmove 11-15 ponder 21-17"
-    assert "`" + bestmoves[0] + "`" in readme
+    assert len(bestmoves) == 2
+    assert "`" + bestmoves[0] + "`" in readme  # the README's word is the one expected
 
 
 def test_a_classic_search_takes_every_go_limit() -> None:
