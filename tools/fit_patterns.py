@@ -1,9 +1,9 @@
 """Fit the tuned evaluation's local patterns on positions scored by deeper searches.
 
-    pypy3 tools/label_positions.py --variant international --depth 6 \\
-        tools/data/selfplay-international-d4.pdn.gz --out labels-international-d6.txt.gz
+    pypy3 tools/label_positions.py --variant international --depth 7 \\
+        tools/data/selfplay-international-d4.pdn.gz --out labels-international-d7.txt.gz
     VENV/bin/python tools/fit_patterns.py --variant international \\
-        labels-international-d6.txt.gz --out draughts_engine/data/patterns-international.json
+        labels-international-d7.txt.gz --out draughts_engine/data/patterns-international.json
 
 The labels are the lines of ``tools/label_positions.py`` (``white black kings white_to_move
 score``, the score White's, in centi-men, of a search of the position).  The fit keeps the
