@@ -2,10 +2,14 @@
 
     python3 bench/threads.py                                  # International, depth 9, 1 and 2
     python3 bench/threads.py --variant english --depth 13 --threads 1,2 --rounds 3
+    python3 bench/threads.py --game 40 --depth 7            # the positions of one game, in order
 
 For each position (the bench positions of the variant, or ``--fen``), each thread count
 searches to the depth from a cleared table, in turns (1, 2, 1, 2, ...) for ``--rounds``
-rounds, so that a noisy host hits every count alike.  Wall-clock time is what a parallel
+rounds, so that a noisy host hits every count alike.  With ``--game PLIES`` the positions
+are those of a game the engine plays against itself from the start (depth 4 a move, so
+the same game every run), searched in the order of the game with the tables kept from
+one position to the next, as in a match (cleared once a round, as by ``ucinewgame``).  Wall-clock time is what a parallel
 search saves, so the machine's cores must be idle: the load average is printed first.
 Prints a Markdown table: threads, median seconds to the depth over all positions, the
 main process's nodes (the helpers' work reaches it through the shared table: fewer
@@ -40,6 +44,21 @@ def thread_counts(text: str) -> List[int]:
     return sorted(set(values) | {1})
 
 
+def game_positions(variant: str, plies: int) -> List[Position]:
+    """The positions of a game the engine plays against itself from the start, ``plies``
+    plies at most (fewer if it ends), each move by a depth-4 search (the same every run)."""
+    engine = Searcher()
+    position = Position.start(variant)
+    positions = [position]
+    while len(positions) < plies:
+        move = engine.search(position, SearchLimits(depth=4)).best_move
+        if move is None:
+            break
+        position = position.play(move)
+        positions.append(position)
+    return positions
+
+
 def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
     parser = OneLineParser(prog="threads.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", type=variant_name, default="international")
@@ -48,6 +67,9 @@ def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
     parser.add_argument("--rounds", type=positive_int, default=3)
     parser.add_argument("--fen", action="append", default=None,
                         help="a position to search (repeatable; default: the bench positions)")
+    parser.add_argument("--game", type=int_in(1, 400), default=None, metavar="PLIES",
+                        help="search the positions of a self-played game of PLIES plies, "
+                             "in order, keeping the tables between them")
     parser.add_argument("--hash", type=int_in(1, 4096), default=64)
     args = parser.parse_args(argv)
     counts = args.threads or sorted({1, min(2, max_threads())})
@@ -55,6 +77,8 @@ def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
     if not fens:
         fens = [Position.start(args.variant).fen()]
     positions = [Position.from_fen(fen, args.variant) for fen in fens]
+    if args.game is not None:
+        positions = game_positions(args.variant, args.game)
     engines: Dict[int, Searcher] = {}
     for count in counts:
         engines[count] = Searcher(hash_mb=args.hash)
@@ -69,8 +93,11 @@ def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
                 engine = engines[count]
                 total = 0.0
                 nodes = 0
-                for position in positions:
+                if args.game is not None:
                     engine.new_game()
+                for position in positions:
+                    if args.game is None:
+                        engine.new_game()
                     time.sleep(0.05)
                     started = time.perf_counter()
                     result = engine.search(position, SearchLimits(depth=args.depth),
@@ -85,7 +112,8 @@ def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
         for engine in engines.values():
             engine.close()
     base = statistics.median(times[1])
-    print(f"Time to depth {args.depth}: {args.variant}, {len(positions)} positions, "
+    kind = f"a game of {len(positions)} plies" if args.game else f"{len(positions)} positions"
+    print(f"Time to depth {args.depth}: {args.variant}, {kind}, "
           f"{args.rounds} rounds in turns, load average {load:.2f} at the start, "
           f"{os.cpu_count()} cores, python {sys.version.split()[0]} "
           f"({sys.implementation.name})\n")

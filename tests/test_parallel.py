@@ -18,6 +18,7 @@ import pytest
 from draughts_engine.position import Position
 from draughts_engine.runtime import max_threads
 from draughts_engine.search.engine import Searcher
+from draughts_engine.search.helper_process import serve
 from draughts_engine.search.limits import SearchLimits
 from draughts_engine.search.parallel_role import helper_skips
 from draughts_engine.search.shared_table import (HEADER_BYTES, ENTRY_BYTES, SharedTable,
@@ -90,6 +91,43 @@ def test_helpers_skip_different_depths() -> None:
     first, second = helper_skips(0), helper_skips(1)
     assert [d for d in range(1, 9) if not first(d)] == [1, 2, 4, 6, 8]
     assert [d for d in range(1, 9) if not second(d)] == [1, 3, 5, 7]
+
+
+# ---- a helper's commands ------------------------------------------------------------------
+def _go(position: Position, evaluation: str = "full", hash_mb: int = 4) -> dict:
+    return {"cmd": "go", "variant": position.variant.name, "raw": list(position.raw),
+            "history": [], "evaluation": evaluation, "pruning": True, "tables": False,
+            "hash": hash_mb, "generation": 1, "ply": 0}
+
+
+def test_a_helper_keeps_its_table_from_one_search_to_the_next(table: SharedTable) -> None:
+    """As the main process does: a helper that forgot its table before every move would
+    search each move from nothing (it did, until 2026-11-29)."""
+    position = Position.start("english")
+    searcher = Searcher(hash_mb=4)
+    searcher.search(position, SearchLimits(depth=5), stop=threading.Event())
+    learnt = len(searcher._tt)
+    assert learnt > 0
+    stopped = threading.Event()
+    stopped.set()  # (the search returns at once)
+    kept = serve(_go(position), stopped, searcher, table, 0)
+    assert kept is searcher and len(searcher._tt) >= learnt
+    # a change of evaluation, or a new game, forgets; a change of hash size starts afresh
+    serve(_go(position, evaluation="hand"), stopped, searcher, table, 0)
+    assert len(searcher._tt) <= 1  # (what the search stopped at once stored: its root)
+    searcher.search(position, SearchLimits(depth=3), stop=threading.Event())
+    assert serve({"cmd": "newgame"}, stopped, searcher, table, 0) is searcher
+    assert len(searcher._tt) == 0
+    assert serve(_go(position, hash_mb=8), stopped, searcher, table, 0) is not searcher
+
+
+def test_the_threads_bench_searches_a_game_in_order() -> None:
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "threads.py"),
+                           "--variant", "english", "--game", "3", "--depth", "2",
+                           "--rounds", "1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "english, a game of 3 plies" in done.stdout
+    assert "| 1 |" in done.stdout
 
 
 # ---- the engine with helpers --------------------------------------------------------------

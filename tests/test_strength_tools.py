@@ -66,6 +66,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
     ("bench/endgame.py", "--variant", "chess"),
     ("bench/pdn_read.py", "--variant", "chess"),
     ("bench/runtimes.py", "--rounds", "x"),
+    ("bench/threads.py", "--game", "0"),
     ("bench/ab.py", "--processes", "0"),
 ])
 def test_bad_usage_is_one_line_and_status_2(args) -> None:

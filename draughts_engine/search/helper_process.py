@@ -6,11 +6,13 @@ the helper's number (its node-count slot and depth-skipping pattern).
 
 Standard input carries one JSON object per line: ``{"cmd": "go", ...}`` (search the
 position until the next command), ``{"cmd": "stop"}``, ``{"cmd": "newgame"}`` (forget the
-tables).  The search runs in the main thread; a reader thread takes the commands and,
-at the end of the input (the parent ended, however), stops the running search and
-tells the main thread to return, which ends the process (within a poll of the search).  The
-helper writes nothing: it works only through the shared table.  A failed search is
-dropped and the helper waits for the next command.
+tables).  A helper keeps its own table, killers and history from one search to the next,
+as the main process does, and forgets them only on ``newgame`` or a change of evaluation.
+The search runs in the main thread; a reader thread takes the commands and, at the end of
+the input (the parent ended, however), stops the running search and tells the main thread
+to return, which ends the process (within a poll of the search).  The helper writes
+nothing: it works only through the shared table.  A failed search is dropped and the
+helper waits for the next command.
 """
 from __future__ import annotations
 
@@ -18,15 +20,19 @@ import json
 import queue
 import sys
 import threading
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
+from ..eval import evaluation_key
 from ..position import Position
 from .limits import SearchLimits
 from .parallel import GO, NEW_GAME
 from .parallel_role import ParallelRole, helper_skips
 from .shared_table import SharedTable
 
-__all__ = ["main"]
+if TYPE_CHECKING:  # (the engine is imported by the helper only once it runs)
+    from .engine import Searcher
+
+__all__ = ["main", "serve"]
 
 
 def read_commands(stream: Any,
@@ -50,6 +56,38 @@ def read_commands(stream: Any,
     commands.put(None)
 
 
+def serve(command: Dict[str, Any], stop: threading.Event, searcher: "Optional[Searcher]",
+          table: SharedTable, index: int) -> "Optional[Searcher]":
+    """Carry out one command of the parent (helper ``index``, the shared ``table``) with
+    ``searcher``, the helper's search kept from the last command (None at first); the
+    searcher to keep for the next one is returned.  A ``go`` searches until ``stop`` is
+    set.  The searcher is made again only when the hash size changes; its own table
+    is cleared only by ``newgame`` and by a change of evaluation.  Raises what a malformed
+    command raises (the caller drops the command)."""
+    from .engine import Searcher
+    if command["cmd"] == NEW_GAME:
+        if searcher is not None:
+            searcher.new_game()
+        return searcher
+    if searcher is None or searcher.hash_mb != command["hash"]:
+        searcher = Searcher(hash_mb=int(command["hash"]))
+    if searcher.evaluation != evaluation_key(command["evaluation"]):
+        searcher.set_evaluation(command["evaluation"])  # (clears its table)
+    searcher.pruning = bool(command["pruning"])
+    searcher.set_endgame_tables(bool(command["tables"]))
+    table.new_search(int(command["generation"]))
+    w, b, k, wtm = command["raw"]
+    position = Position(command["variant"], int(w), int(b), int(k), bool(wtm))
+    history = [(int(h[0]), int(h[1]), int(h[2]), bool(h[3])) for h in command["history"]]
+    role = ParallelRole(table, skip=helper_skips(index, int(command.get("ply", 0))),
+                        publish_nodes=lambda nodes: table.set_nodes(index, nodes),
+                        publish_result=lambda depth, score, move: table.set_result(
+                            index, depth, score, move))
+    searcher.search_pvs(position, SearchLimits(infinite=True), history, stop=stop,
+                        parallel=role)
+    return searcher
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     """Serve the parent's searches until its input ends."""
     args = sys.argv[1:] if argv is None else argv
@@ -59,7 +97,6 @@ def main(argv: Optional[List[str]] = None) -> None:
     reader = threading.Thread(target=read_commands, args=(sys.stdin.buffer, commands),
                               daemon=True)
     reader.start()
-    from .engine import Searcher
     searcher: Optional[Searcher] = None
     while True:
         item = commands.get()
@@ -67,25 +104,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             return
         command, stop = item
         try:
-            if command["cmd"] == NEW_GAME:
-                if searcher is not None:
-                    searcher.new_game()
-                continue
-            if searcher is None or searcher.hash_mb != command["hash"]:
-                searcher = Searcher(hash_mb=int(command["hash"]))
-            searcher.set_evaluation(command["evaluation"])
-            searcher.pruning = bool(command["pruning"])
-            searcher.set_endgame_tables(bool(command["tables"]))
-            table.new_search(int(command["generation"]))
-            w, b, k, wtm = command["raw"]
-            position = Position(command["variant"], int(w), int(b), int(k), bool(wtm))
-            history = [(int(h[0]), int(h[1]), int(h[2]), bool(h[3])) for h in command["history"]]
-            role = ParallelRole(table, skip=helper_skips(index, int(command.get("ply", 0))),
-                                publish_nodes=lambda nodes: table.set_nodes(index, nodes),
-                                publish_result=lambda depth, score, move: table.set_result(
-                                    index, depth, score, move))
-            searcher.search_pvs(position, SearchLimits(infinite=True), history, stop=stop,
-                                parallel=role)
+            searcher = serve(command, stop, searcher, table, index)
         except Exception:  # a helper's failure costs the search its help, nothing more
             continue
 
