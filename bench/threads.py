@@ -9,8 +9,9 @@ searches to the depth from a cleared table, in turns (1, 2, 1, 2, ...) for ``--r
 rounds, so that a noisy host hits every count alike.  With ``--game PLIES`` the positions
 are those of a game the engine plays against itself from the start (depth 4 a move, so
 the same game every run), searched in the order of the game with the tables kept from
-one position to the next, as in a match (cleared once a round, as by ``ucinewgame``).  Wall-clock time is what a parallel
-search saves, so the machine's cores must be idle: the load average is printed first.
+one position to the next, as in a match (cleared once a round, as by ``ucinewgame``).
+Wall-clock time is what a parallel search saves, so the machine's cores must be idle:
+the load average is printed first.
 Prints a Markdown table: threads, median seconds to the depth over all positions, the
 main process's nodes (the helpers' work reaches it through the shared table: fewer
 nodes there is the saving), and the ratio of time to Threads 1.
