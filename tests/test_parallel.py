@@ -121,6 +121,37 @@ def test_a_helper_keeps_its_table_from_one_search_to_the_next(table: SharedTable
     assert serve(_go(position, hash_mb=8), stopped, searcher, table, 0) is not searcher
 
 
+def test_clear_hash_empties_a_helpers_table_and_keeps_its_history(table: SharedTable) -> None:
+    position = Position.start("english")
+    searcher = Searcher(hash_mb=4)
+    searcher.search(position, SearchLimits(depth=5), stop=threading.Event())
+    history = dict(searcher._history)
+    assert len(searcher._tt) > 0 and history
+    assert serve({"cmd": "clearhash"}, threading.Event(), searcher, table, 0) is searcher
+    assert len(searcher._tt) == 0 and searcher._history == history
+
+
+@needs_two
+@pytest.mark.parametrize("clearing", ["clear_hash", "set_evaluation"])
+def test_clear_hash_and_a_new_evaluation_empty_the_shared_table(clearing: str) -> None:
+    """The helpers and the engine must not read scores stored before ``Clear Hash`` or
+    under another evaluation."""
+    engine = Searcher(hash_mb=1)
+    engine.set_threads(2)
+    try:
+        access = engine._pool.table.access()  # type: ignore[union-attr]
+        key = (0b1011, 0b110000, 0b1000, True)
+        access.store(key, 6, 25, EXACT, None)
+        assert access.probe(key) is not None
+        if clearing == "clear_hash":
+            engine.clear_hash()
+        else:
+            engine.set_evaluation("hand")
+        assert access.probe(key) is None
+    finally:
+        engine.close()
+
+
 def test_the_threads_bench_searches_a_game_in_order() -> None:
     done = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "threads.py"),
                            "--variant", "english", "--game", "3", "--depth", "2",

@@ -181,8 +181,11 @@ class Searcher:
             return None
 
     def clear_hash(self) -> None:
-        """Empty the transposition table (the game and the move ordering's history stay)."""
+        """Empty the transposition table, and the helpers' and the shared one (the game and
+        the move ordering's history stay)."""
         self._tt.clear()
+        if self._pool is not None:
+            self._pool.clear_hash()
 
     def set_hash_size(self, mb: int) -> None:
         """Resize (and clear) the transposition table (and the helpers' shared table);
@@ -195,9 +198,10 @@ class Searcher:
             self.set_threads(threads)
 
     def set_evaluation(self, name: str) -> None:
-        """Choose the evaluation by name (``UnknownEvaluationError`` if unknown)."""
+        """Choose the evaluation by name (``UnknownEvaluationError`` if unknown); the
+        tables, the helpers' and the shared one too, are emptied (see :meth:`clear_hash`)."""
         self.evaluation = evaluation_key(name)  # validates the name (builds nothing)
-        self._tt.clear()
+        self.clear_hash()
 
     def set_algorithm(self, name: str) -> None:
         """Choose the search algorithm: one of :data:`ALGORITHMS`."""

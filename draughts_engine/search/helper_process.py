@@ -6,8 +6,9 @@ the helper's number (its node-count slot and depth-skipping pattern).
 
 Standard input carries one JSON object per line: ``{"cmd": "go", ...}`` (search the
 position until the next command), ``{"cmd": "stop"}``, ``{"cmd": "newgame"}`` (forget the
-tables).  A helper keeps its own table, killers and history from one search to the next,
-as the main process does, and forgets them only on ``newgame`` or a change of evaluation.
+tables), ``{"cmd": "clearhash"}`` (empty the transposition table).  A helper keeps its own
+table, killers and history from one search to the next, as the main process does, and
+forgets them only on ``newgame``, ``clearhash`` (the table only) or a change of evaluation.
 The search runs in the main thread; a reader thread takes the commands and, at the end of
 the input (the parent ended, however), stops the running search and tells the main thread
 to return, which ends the process (within a poll of the search).  The helper writes
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 from ..eval import evaluation_key
 from ..position import Position
 from .limits import SearchLimits
-from .parallel import GO, NEW_GAME
+from .parallel import CLEAR_HASH, GO, NEW_GAME
 from .parallel_role import ParallelRole, helper_skips
 from .shared_table import SharedTable
 
@@ -49,7 +50,7 @@ def read_commands(stream: Any,
         if not isinstance(command, dict):
             continue
         current.set()  # every command ends the running search
-        if command.get("cmd") in (GO, NEW_GAME):
+        if command.get("cmd") in (GO, NEW_GAME, CLEAR_HASH):
             current = threading.Event()
             commands.put((command, current))
     current.set()
@@ -62,12 +63,12 @@ def serve(command: Dict[str, Any], stop: threading.Event, searcher: "Optional[Se
     ``searcher``, the helper's search kept from the last command (None at first); the
     searcher to keep for the next one is returned.  A ``go`` searches until ``stop`` is
     set.  The searcher is made again only when the hash size changes; its own table
-    is cleared only by ``newgame`` and by a change of evaluation.  Raises what a malformed
+    is cleared only by ``newgame``, ``clearhash`` and a change of evaluation.  Raises what a malformed
     command raises (the caller drops the command)."""
     from .engine import Searcher
-    if command["cmd"] == NEW_GAME:
+    if command["cmd"] in (NEW_GAME, CLEAR_HASH):
         if searcher is not None:
-            searcher.new_game()
+            searcher.new_game() if command["cmd"] == NEW_GAME else searcher.clear_hash()
         return searcher
     if searcher is None or searcher.hash_mb != command["hash"]:
         searcher = Searcher(hash_mb=int(command["hash"]))

@@ -10,7 +10,8 @@ alone decides when to stop and what to play; helpers search until told to stop.
 
 A helper is ``python -m draughts_engine.search.helper_process`` run by the same
 interpreter, with the shared table's descriptor inherited; it reads one command per
-line on its standard input (:data:`GO`, :data:`STOP`, :data:`NEW_GAME`, JSON) and
+line on its standard input (:data:`GO`, :data:`STOP`, :data:`NEW_GAME`, :data:`CLEAR_HASH`,
+JSON) and
 stops its search and exits when that input ends, so the end of the parent process
 (``quit``, end of input, a signal, even SIGKILL, which closes the pipe) ends its helpers
 too (42 ms after a SIGKILL, measured).  A
@@ -36,9 +37,9 @@ from ..runtime import reap
 from .parallel_role import ParallelRole
 from .shared_table import SharedTable
 
-__all__ = ["HelperPool", "HelperError", "GO", "STOP", "NEW_GAME", "PACKAGE_ROOT"]
+__all__ = ["HelperPool", "HelperError", "GO", "STOP", "NEW_GAME", "CLEAR_HASH", "PACKAGE_ROOT"]
 
-GO, STOP, NEW_GAME = "go", "stop", "newgame"
+GO, STOP, NEW_GAME, CLEAR_HASH = "go", "stop", "newgame", "clearhash"
 
 #: The folder holding the ``draughts_engine`` package (put on a helper's import path).
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -58,7 +59,8 @@ class HelperPool:
     """``count`` helper processes and the table they share with this process.
 
     :meth:`start` sets them searching a position, :meth:`stop` stops them (without
-    waiting), :meth:`new_game` makes them forget, :meth:`close` ends them.  The
+    waiting), :meth:`new_game` makes them forget, :meth:`clear_hash` empties their tables,
+    :meth:`close` ends them.  The
     processes end with this one in any case (see the module docstring).
     """
 
@@ -157,6 +159,14 @@ class HelperPool:
         self.stop()
         for index in range(self.count):
             self._send(index, json.dumps({"cmd": NEW_GAME}))
+        self.table.clear()
+
+    def clear_hash(self) -> None:
+        """Helpers empty their own tables (their move ordering's history stays); the shared
+        table is cleared."""
+        self.stop()
+        for index in range(self.count):
+            self._send(index, json.dumps({"cmd": CLEAR_HASH}))
         self.table.clear()
 
     def pids(self) -> List[int]:
