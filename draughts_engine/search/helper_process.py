@@ -62,13 +62,17 @@ def serve(command: Dict[str, Any], stop: threading.Event, searcher: "Optional[Se
     """Carry out one command of the parent (helper ``index``, the shared ``table``) with
     ``searcher``, the helper's search kept from the last command (None at first); the
     searcher to keep for the next one is returned.  A ``go`` searches until ``stop`` is
-    set.  The searcher is made again only when the hash size changes; its own table
-    is cleared only by ``newgame``, ``clearhash`` and a change of evaluation.  Raises what a malformed
-    command raises (the caller drops the command)."""
+    set.  The searcher is made again only when the hash size changes; its own table is
+    cleared only by ``newgame``, ``clearhash`` and a change of evaluation.  Raises what a
+    malformed command raises (the caller drops the command)."""
     from .engine import Searcher
-    if command["cmd"] in (NEW_GAME, CLEAR_HASH):
+    if command["cmd"] == NEW_GAME:
         if searcher is not None:
-            searcher.new_game() if command["cmd"] == NEW_GAME else searcher.clear_hash()
+            searcher.new_game()
+        return searcher
+    if command["cmd"] == CLEAR_HASH:
+        if searcher is not None:
+            searcher.clear_hash()
         return searcher
     if searcher is None or searcher.hash_mb != command["hash"]:
         searcher = Searcher(hash_mb=int(command["hash"]))
