@@ -70,16 +70,16 @@ def main(argv: List[str] = None) -> int:  # type: ignore[assignment]
                         help="a position to search (repeatable; default: the bench positions)")
     parser.add_argument("--game", type=int_in(1, 400), default=None, metavar="PLIES",
                         help="search the positions of a self-played game of PLIES plies, "
-                             "in order, keeping the tables between them")
+                             "in order, keeping the tables between them (instead of --fen)")
     parser.add_argument("--hash", type=int_in(1, 4096), default=64)
     args = parser.parse_args(argv)
     counts = args.threads or sorted({1, min(2, max_threads())})
-    fens = args.fen or [fen for variant, fen in BENCH_POSITIONS if variant == args.variant]
-    if not fens:
-        fens = [Position.start(args.variant).fen()]
-    positions = [Position.from_fen(fen, args.variant) for fen in fens]
     if args.game is not None:
         positions = game_positions(args.variant, args.game)
+    else:
+        fens = args.fen or [fen for variant, fen in BENCH_POSITIONS if variant == args.variant]
+        positions = [Position.from_fen(fen, args.variant)
+                     for fen in fens or [Position.start(args.variant).fen()]]
     engines: Dict[int, Searcher] = {}
     for count in counts:
         engines[count] = Searcher(hash_mb=args.hash)

@@ -10,9 +10,8 @@ alone decides when to stop and what to play; helpers search until told to stop.
 
 A helper is ``python -m draughts_engine.search.helper_process`` run by the same
 interpreter, with the shared table's descriptor inherited; it reads one command per
-line on its standard input (:data:`GO`, :data:`STOP`, :data:`NEW_GAME`, :data:`CLEAR_HASH`,
-JSON) and
-stops its search and exits when that input ends, so the end of the parent process
+line on its standard input (:data:`GO`, :data:`STOP`, :data:`NEW_GAME`, :data:`CLEAR_HASH`;
+JSON) and stops its search and exits when that input ends, so the end of the parent process
 (``quit``, end of input, a signal, even SIGKILL, which closes the pipe) ends its helpers
 too (42 ms after a SIGKILL, measured).  A
 helper that died is started again at the next search, :data:`MAX_RESTARTS` times at most
@@ -60,8 +59,8 @@ class HelperPool:
 
     :meth:`start` sets them searching a position, :meth:`stop` stops them (without
     waiting), :meth:`new_game` makes them forget, :meth:`clear_hash` empties their tables,
-    :meth:`close` ends them.  The
-    processes end with this one in any case (see the module docstring).
+    :meth:`close` ends them.  The processes end with this one in any case (see the module
+    docstring).
     """
 
     def __init__(self, count: int, hash_mb: int) -> None:
@@ -156,17 +155,19 @@ class HelperPool:
 
     def new_game(self) -> None:
         """Helpers forget their tables; the shared table is cleared."""
-        self.stop()
-        for index in range(self.count):
-            self._send(index, json.dumps({"cmd": NEW_GAME}))
-        self.table.clear()
+        self._forget(NEW_GAME)
 
     def clear_hash(self) -> None:
         """Helpers empty their own tables (their move ordering's history stays); the shared
         table is cleared."""
+        self._forget(CLEAR_HASH)
+
+    def _forget(self, command: str) -> None:
+        """Stop the helpers, send each ``command`` (:data:`NEW_GAME` or :data:`CLEAR_HASH`),
+        clear the shared table."""
         self.stop()
         for index in range(self.count):
-            self._send(index, json.dumps({"cmd": CLEAR_HASH}))
+            self._send(index, json.dumps({"cmd": command}))
         self.table.clear()
 
     def pids(self) -> List[int]:
