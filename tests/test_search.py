@@ -6,12 +6,13 @@ import random
 import threading
 import time
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, List, Sequence, Tuple
 
 import pytest
 
 from draughts_engine.eval import evaluator
 from draughts_engine.game import Game
+from draughts_engine.move import Move
 from draughts_engine.position import Position
 from draughts_engine.search.classic import alphabeta, minimax, negamax, negascout
 from draughts_engine.search.draughts_state import DraughtsState
@@ -450,18 +451,15 @@ def test_tactics(variant: str, fen: str, move: str, depth: int, note: str) -> No
                 or (result.score_cp > 0 and piece_gain(position, result.pv) >= 1)), note
 
 
-def piece_gain(position: Position, line: Any) -> int:
+def piece_gain(position: Position, line: Sequence[Move]) -> int:
     """How many pieces the side to move of ``position`` gains, against its opponent's,
     once ``line`` is played."""
-    def edge(p: Position) -> int:
-        counts = p.counts()
-        white = counts["white_men"] + counts["white_kings"]
-        black = counts["black_men"] + counts["black_kings"]
-        return white - black if position.turn == "white" else black - white
     end = position
     for move in line:
         end = end.play(move)
-    return edge(end) - edge(position)
+    sign = 1 if position.white_to_move else -1
+    edge = [bin(p.white).count("1") - bin(p.black).count("1") for p in (position, end)]
+    return sign * (edge[1] - edge[0])
 
 
 def test_tactics_cover_every_variant_and_kind() -> None:
