@@ -26,26 +26,28 @@ import fit_patterns  # noqa: E402  (its shared parameters need no numpy)
 sys.path.pop(0)
 
 
-def random_tables(size: int, seed: int) -> pat.PatternTables:
+def random_tables(size: int, seed: int, span: int = pat.DEFAULT_SPAN) -> pat.PatternTables:
     """Tables with the file's symmetry (a state and its image score opposite)."""
     rng = random.Random(seed)
-    ids, signs, count = fit_patterns.canonical_parameters(size)
+    ids, signs, count = fit_patterns.canonical_parameters(size, span)
     values = [[rng.randint(-60, 60) for _ in range(count)] for _ in range(2)]
-    opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(pat.STATES)]
+    opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(pat.states(span))]
                        for i in range(len(ids))] for phase in values)
-    return pat.PatternTables(size, opening, ending)
+    return pat.PatternTables(size, opening, ending, span)
 
 
-@pytest.mark.parametrize("size,count", [(8, 14), (10, 18)])
-def test_locations_are_six_neighbouring_squares_of_two_rows(size: int, count: int) -> None:
-    locs = pat.locations(size)
+@pytest.mark.parametrize("size,span,count", [(8, 3, 14), (10, 3, 18), (10, 4, 18)])
+def test_locations_are_neighbouring_squares_of_two_rows(size: int, span: int,
+                                                          count: int) -> None:
+    locs = pat.locations(size, span)
     geo = board_tables(size).geo
     assert len(locs) == count
+    assert len({loc.squares for loc in locs}) == count
     for loc in locs:
         rows = [geo.row_col(n)[0] for n in loc.squares]
         cols = [geo.row_col(n)[1] for n in loc.squares]
-        assert rows == [rows[0]] * 3 + [rows[0] + 1] * 3
-        assert max(cols) - min(cols) == 5  # six columns wide: a local group
+        assert rows == [rows[0]] * span + [rows[0] + 1] * span
+        assert max(cols) - min(cols) == 2 * span - 1  # 2 * span columns wide: a local group
         for n, offset in zip(loc.squares, loc.offsets):
             assert geo.bit(n) == 1 << (loc.shift + offset)
             assert offset < loc.width
@@ -58,14 +60,18 @@ def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
     assert loc.state(0, 0) == 0
     assert loc.state(geo.mask_of([2]), geo.mask_of([6])) == 1 * 3 + 2 * 27
     assert loc.state(geo.mask_of([1, 2, 3, 6, 7, 8]), 0) == sum(3 ** k for k in range(6))
+    wide = pat.locations(10, 4)[1]  # the right half of rows 0 and 1: 2-5 and 7-10
+    assert wide.squares == (2, 3, 4, 5, 7, 8, 9, 10)
+    assert wide.state(geo.mask_of([5]), geo.mask_of([7, 10])) == 27 + 2 * 81 + 2 * 3 ** 7
 
 
 @pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
-@pytest.mark.parametrize("variant", ["international", "english"])
-def test_fast_patterns_equal_the_plain_reference(variant: str, traced: bool) -> None:
+@pytest.mark.parametrize("variant,span", [("international", 3), ("international", 4),
+                                          ("english", 3)])
+def test_fast_patterns_equal_the_plain_reference(variant: str, span: int, traced: bool) -> None:
     v = get_variant(variant)
     weights = evalmodel.load_weights(v)
-    tables = random_tables(v.size, 5)
+    tables = random_tables(v.size, 5, span)
     fast = evalmodel.build_linear(v, weights, traced=traced, patterns=tables)
     plain = evalmodel.build_linear(v, weights, traced=traced)
     differ = 0
@@ -86,7 +92,7 @@ def test_shipped_patterns_load_and_are_symmetric(variant: str) -> None:
     v = get_variant(variant)
     tables = pat.load_patterns(v)
     assert tables is not None, f"the {variant} patterns file ships with the package"
-    ids, signs, _ = fit_patterns.canonical_parameters(v.size)
+    ids, signs, _ = fit_patterns.canonical_parameters(v.size, tables.span)
     for table in (tables.opening, tables.ending):
         by_parameter = {}
         for i, row in enumerate(table):
@@ -108,7 +114,7 @@ def write(path: Path, **data) -> str:
 
 def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
     v = get_variant("international")
-    good = [[0] * pat.STATES for _ in range(18)]
+    good = [[0] * pat.states() for _ in range(18)]
     assert pat.load_patterns(v, str(tmp_path / "missing.json")) is None
     (tmp_path / "junk.json").write_text("{not json")
     cases = [
@@ -121,6 +127,12 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
         (write(tmp_path / "list.json", board=10, open=good, end=None), "'end' is not"),
         (write(tmp_path / "stm.json", board=10, open=good, end=good, side_to_move=True),
          "tables per side to move"),
+        (write(tmp_path / "span5.json", board=10, span=5, open=good, end=good),
+         "span 5 is not one of 2, 3, 4"),
+        (write(tmp_path / "spanstr.json", board=10, span="4", open=good, end=good),
+         "span '4' is not one of"),
+        (write(tmp_path / "span4.json", board=10, span=4, open=good, end=good),
+         "'open' is not 18 lists of 6561 integers"),
     ]
     for path, message in cases:
         with pytest.raises(pat.PatternsError, match=message):
@@ -144,15 +156,15 @@ def test_fit_reads_labels_once_and_names_a_bad_line(tmp_path: Path) -> None:
 def test_parameters_pair_each_state_with_its_image() -> None:
     """A state and its image (colours swapped, board turned) share one parameter, opposite
     signs; the image of the image is the state."""
-    for size in (8, 10):
-        ids, signs, count = fit_patterns.canonical_parameters(size)
+    for size, span in ((8, 3), (10, 3), (10, 4)):
+        ids, signs, count = fit_patterns.canonical_parameters(size, span)
         seen: List[int] = [0] * count
         for i in range(len(ids)):
-            for state in range(pat.STATES):
+            for state in range(pat.states(span)):
                 if signs[i][state]:
                     seen[ids[i][state]] += signs[i][state]
         assert seen == [0] * count  # each parameter once with +1, once with -1
-        assert count == len(ids) * pat.STATES // 2
+        assert count == len(ids) * pat.states(span) // 2
 
 
 def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: Path) -> None:
@@ -167,9 +179,15 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
         distinct.add((w, b, k))
     labels.write_text("\n".join(rows) + "\n")
     out = tmp_path / "patterns.json"
+    wide = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
+                           str(out), "--span", "5"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert wide.returncode == 2 and not out.exists()
+    assert wide.stderr.strip().splitlines() == [
+        "fit_patterns.py: error: --span 5: the 10x10 board takes 2, 3, 4"]
     done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
-                           str(out), "--steps", "30"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                           str(out), "--steps", "30", "--span", "4"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
     try:
         import numpy
         del numpy
@@ -180,3 +198,4 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
     assert done.returncode == 0, done.stderr
     tables = pat.load_patterns(get_variant("international"), str(out))
     assert tables is not None and json.loads(out.read_text())["positions"] == len(distinct)
+    assert tables.span == 4 and len(tables.opening[0]) == pat.states(4)

@@ -8,17 +8,19 @@
 The labels are the lines of ``tools/label_positions.py`` (``white black kings white_to_move
 score``, the score White's, in centi-men, of a search of the position).  The fit keeps the
 shipped weights of :mod:`draughts_engine.eval.tuned` as they are and learns what they miss:
-the scores of the locations of :mod:`draughts_engine.eval.patterns` (each state of each
-location, once for the opening and once for the ending, tapered as the evaluation tapers
-them), so that the evaluation plus the patterns predicts the search's score.  The loss is the
-cross-entropy between the win probabilities ``1 / (1 + 10 ** (-K * score / 400))`` of the
-model's score and of the search's (``K`` from the weights file's fit, or ``--k``), plus
-``--l2`` times the mean squared pattern score; Adam steps on the whole set, ``--steps`` of
-them, the best on the held-out positions kept (one position in ten, ``--holdout``, chosen by
-``--seed``).  A state and its image (colours swapped, board turned) share one parameter with
-opposite signs, so the tables are symmetric by construction (one table serves both sides
-to move: one per side gained 0.00025 of held-out loss in International, BENCHMARKS.md).  The
-output names its data and both held-out losses (without the patterns and with them).
+the scores of the locations of :mod:`draughts_engine.eval.patterns` (``--span`` squares per
+row, 3 unless told: each state of each location, once for the opening and once for the
+ending, tapered as the evaluation tapers them), so that the evaluation plus the patterns
+predicts the search's score.  The loss is the cross-entropy between the win probabilities
+``1 / (1 + 10 ** (-K * score / 400))`` of the model's score and of the search's (``K`` from
+the weights file's fit, or ``--k``), plus ``--l2`` times the mean squared pattern score (the
+mean over the parameters: the same ``--l2`` holds a wider span's many rare states more
+loosely); Adam steps on the whole set, ``--steps`` of them, the best on the held-out
+positions kept (one position in ten, ``--holdout``, chosen by ``--seed``).  A state and its
+image (colours swapped, board turned) share one parameter with opposite signs, so the tables
+are symmetric by construction (one table serves both sides to move: one per side gained
+0.00025 of held-out loss in International, BENCHMARKS.md).  The output names its span, its
+data and both held-out losses (without the patterns and with them).
 
 Needs numpy (the fitting only; the engine reads the JSON with the standard library).  Bad
 usage or an unreadable file: one line and exit status 2.
@@ -40,7 +42,8 @@ sys.path.insert(0, ROOT)
 from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
 from draughts_engine.errors import DraughtsError  # noqa: E402
-from draughts_engine.eval.patterns import STATES, images, locations  # noqa: E402
+from draughts_engine.eval.patterns import (DEFAULT_SPAN, images, locations, spans,  # noqa: E402
+                                            states)
 from draughts_engine.eval.terms import board_tables, make_endgame  # noqa: E402
 from draughts_engine.eval.tuned import build_linear, load_weights  # noqa: E402
 from draughts_engine.variants import Variant, get_variant  # noqa: E402
@@ -76,13 +79,14 @@ def read_labels(paths: Sequence[str]) -> List[Labelled]:
     return out
 
 
-def canonical_parameters(size: int) -> Tuple[List[List[int]], List[List[int]], int]:
+def canonical_parameters(size: int, span: int = DEFAULT_SPAN
+                         ) -> Tuple[List[List[int]], List[List[int]], int]:
     """``ids[i][state]`` and ``signs[i][state]``: the parameter of each state of each
-    location and its sign (+1, -1, or 0 for a state that is its own image), and the count
-    (one table for both sides to move)."""
-    image = images(size)
-    ids = [[-1] * STATES for _ in image]
-    signs = [[0] * STATES for _ in image]
+    location of ``span`` and its sign (+1, -1, or 0 for a state that is its own image), and
+    the count (one table for both sides to move)."""
+    image = images(size, span)
+    ids = [[-1] * states(span) for _ in image]
+    signs = [[0] * states(span) for _ in image]
     count = 0
     for i, row in enumerate(image):
         for state, (j, other) in enumerate(row):
@@ -102,6 +106,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("labels", nargs="+", help="label files of tools/label_positions.py")
     parser.add_argument("--variant", default="international")
     parser.add_argument("--out", required=True, help="the patterns file to write")
+    parser.add_argument("--span", type=int, default=DEFAULT_SPAN,
+                        help="squares per row of a location (3: six squares, 4: eight)")
     parser.add_argument("--l2", type=float, default=1e-5)
     parser.add_argument("--k", type=float, default=None,
                         help="the scale K (default: the weights file's)")
@@ -118,7 +124,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def design(variant: Variant, labelled: List[Labelled]):
+def design(variant: Variant, labelled: List[Labelled], span: int):
     """numpy arrays: the base score, the target score, the phase, and per location the
     parameter id and sign of each position's state; the parameter count, and the table as
     ``(parameter, sign)`` per location and state."""
@@ -127,8 +133,8 @@ def design(variant: Variant, labelled: List[Labelled]):
     if weights is None:
         raise UsageError(f"{variant.name} has no weights file: nothing to add patterns to")
     base_eval = build_linear(variant, weights, make_endgame(variant))
-    locs = locations(variant.size)
-    ids, signs, count = canonical_parameters(variant.size)
+    locs = locations(variant.size, span)
+    ids, signs, count = canonical_parameters(variant.size, span)
     n_start = board_tables(variant.size).start_pieces
     rows = len(labelled)
     base = np.empty(rows)
@@ -154,6 +160,9 @@ def fit(argv: Sequence[str]) -> int:
         variant = get_variant(args.variant)
     except DraughtsError as exc:
         raise UsageError(str(exc)) from None
+    if args.span not in spans(variant.size):
+        raise UsageError(f"--span {args.span}: the {variant.size}x{variant.size} board takes "
+                         f"{', '.join(map(str, spans(variant.size)))}")
     labelled = read_labels(args.labels)
     if len(labelled) < 100:
         raise UsageError(f"{len(labelled)} labelled positions: too few to fit")
@@ -167,7 +176,7 @@ def fit(argv: Sequence[str]) -> int:
         with open(weights_file, encoding="utf-8") as handle:
             k = float(json.load(handle).get("fit", {}).get("K", 1.0))
     scale = k * math.log(10) / 400
-    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled)
+    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled, args.span)
     rng = np.random.default_rng(args.seed)
     held = rng.integers(0, args.holdout, len(labelled)) == 0
     train = ~held
@@ -213,9 +222,9 @@ def fit(argv: Sequence[str]) -> int:
     for key, params in (("open", opening), ("end", ending)):
         for i in range(len(ids)):
             tables[key].append([int(round(signs[i][s] * params[ids[i][s]]))
-                                for s in range(STATES)])
+                                for s in range(states(args.span))])
     document: Dict[str, object] = {
-        "variant": variant.name, "board": variant.size,
+        "variant": variant.name, "board": variant.size, "span": args.span,
         "method": "cross-entropy against search scores, tools/fit_patterns.py",
         "data": [os.path.basename(path) for path in args.labels],
         "positions": len(labelled), "l2": args.l2, "K": k, "steps": best_step,

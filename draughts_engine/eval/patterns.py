@@ -1,27 +1,28 @@
 """Local patterns: the men on small groups of nearby squares, each group's contents scored by
 a table (the tuned evaluation's ``patterns`` term).
 
-A *location* is six squares of two neighbouring rows ``r`` and ``r + 1``: the three leftmost
-playable squares of each row (half ``0``) or the three rightmost (half ``1``).  Every pair of
-neighbouring rows has both halves, so a 10x10 board has 18 locations and an 8x8 board 14; they
-overlap, and together they see every man with its neighbours on the rows above and below.
-The *state* of a location is its squares' contents read as a base-3 number, square ``k`` of
-:meth:`Location.squares` the digit of ``3 ** k``: 0 empty or a king, 1 a white man, 2 a black
-man (kings are the king table's business), so a location has ``3 ** 6 = 729`` states.
+A *location* is ``2 * span`` squares of two neighbouring rows ``r`` and ``r + 1``: the
+``span`` leftmost playable squares of each row (half ``0``) or the ``span`` rightmost (half
+``1``).  Every pair of neighbouring rows has both halves, so a 10x10 board has 18 locations
+and an 8x8 board 14; they overlap, and together they see every man with its neighbours on the
+rows above and below.  The *state* of a location is its squares' contents read as a base-3
+number, square ``k`` of :meth:`Location.squares` the digit of ``3 ** k``: 0 empty or a king,
+1 a white man, 2 a black man (kings are the king table's business), so a location has
+``3 ** (2 * span)`` states: 729 for the span of 3 (six squares), 6,561 for 4 (eight).
 
 A patterns file (``draughts_engine/data/patterns-<variant>.json``, fitted by
-``tools/fit_patterns.py``) holds, for every location in the order of :func:`locations`, the
-score of each state from White's side in centi-men, once for the opening (``open``) and once
-for the ending (``end``); the evaluation tapers the two by the number of pieces, as it does
-its piece-square table.  The file's tables are symmetric by construction (a state and its
-colours-swapped, board-turned image score opposite), so that the score of a position and of
-its mirror image are opposite.
+``tools/fit_patterns.py``) names its ``span`` (3 when it does not) and holds, for every
+location in the order of :func:`locations`, the score of each state from White's side in
+centi-men, once for the opening (``open``) and once for the ending (``end``); the evaluation
+tapers the two by the number of pieces, as it does its piece-square table.  The file's tables
+are symmetric by construction (a state and its colours-swapped, board-turned image score
+opposite), so that the score of a position and of its mirror image are opposite.
 
-The fast look-up: the two rows of a location are one run of ``2 * half + 1`` consecutive bits
-of the padded layout (:mod:`..bitboard`), so a location's state is
+The fast look-up: the two rows of a location are one run of consecutive bits of the padded
+layout (:mod:`..bitboard`), so a location's state is
 ``white_index[(men >> shift) & mask] + black_index[(men >> shift) & mask]`` with two tables
-of ``2 ** (2 * half + 1)`` entries shared by the locations of the same shape.  The file is read
-on the first evaluation of its variant, not at import.
+shared by the locations of the same shape: two look-ups per pair of rows, whatever the span.
+The file is read on the first evaluation of its variant, not at import.
 """
 from __future__ import annotations
 
@@ -34,14 +35,23 @@ from ..variants import Variant
 from .terms import board_tables, read_data_file
 
 __all__ = ["Location", "locations", "images", "PatternTables", "PatternsError", "patterns_path",
-           "load_patterns", "pattern_sums", "make_pattern_sum", "with_men_squares", "SQUARES",
-           "STATES"]
+           "load_patterns", "pattern_sums", "make_pattern_sum", "with_men_squares", "states",
+           "spans", "DEFAULT_SPAN"]
 
-SQUARES = 6
-"""Squares of one location."""
+DEFAULT_SPAN = 3
+"""Squares per row of a location when a patterns file does not name its span."""
 
-STATES = 3 ** SQUARES
-"""States of one location (729)."""
+
+def states(span: int = DEFAULT_SPAN) -> int:
+    """States of one location of ``span`` squares per row (``3 ** (2 * span)``)."""
+    return 3 ** (2 * span)
+
+
+def spans(size: int) -> range:
+    """The spans a board takes: 2 up to one less than its squares per row (a whole row
+    would make both halves one location)."""
+    return range(2, size // 2)
+
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 
@@ -51,18 +61,19 @@ class PatternsError(DraughtsError):
 
 
 class Location:
-    """Six squares of rows ``row`` and ``row + 1`` (``half`` 0: the left three of each, 1: the
-    right three), and where their bits are: ``shift`` (the bit of the top row's first
-    square), ``offsets`` (each square's bit above ``shift``, in digit order) and ``width``
-    (the bits from the top row's first square to the bottom row's last, both halves')."""
+    """``2 * span`` squares of rows ``row`` and ``row + 1`` (``half`` 0: the left ``span`` of
+    each, 1: the right ``span``), and where their bits are: ``shift`` (the bit of the top
+    row's first square), ``offsets`` (each square's bit above ``shift``, in digit order) and
+    ``width`` (the bits from the top row's first square to the bottom row's last, both
+    halves')."""
 
-    def __init__(self, size: int, row: int, half: int) -> None:
+    def __init__(self, size: int, row: int, half: int, span: int = DEFAULT_SPAN) -> None:
         geo = geometry(size)
         per_row = size // 2
-        picks = range(3) if half == 0 else range(per_row - 3, per_row)
+        picks = range(span) if half == 0 else range(per_row - span, per_row)
         top = [row * per_row + i + 1 for i in picks]
         bottom = [(row + 1) * per_row + i + 1 for i in picks]
-        self.size, self.row, self.half = size, row, half
+        self.size, self.row, self.half, self.span = size, row, half, span
         self.squares: Tuple[int, ...] = tuple(top + bottom)
         self.shift = geo.bit(row * per_row + 1).bit_length() - 1
         self.offsets: Tuple[int, ...] = tuple(geo.bit(n).bit_length() - 1 - self.shift
@@ -78,16 +89,16 @@ class Location:
         return index
 
 
-def locations(size: int) -> List[Location]:
+def locations(size: int, span: int = DEFAULT_SPAN) -> List[Location]:
     """Every location of the board, top rows first, half 0 before half 1."""
-    return [Location(size, row, half) for row in range(size - 1) for half in (0, 1)]
+    return [Location(size, row, half, span) for row in range(size - 1) for half in (0, 1)]
 
 
-def images(size: int) -> List[List[Tuple[int, int]]]:
-    """``images(size)[i][state]``: the location and state of the same men seen from the
-    other side (colours swapped, the board turned by 180 degrees)."""
+def images(size: int, span: int = DEFAULT_SPAN) -> List[List[Tuple[int, int]]]:
+    """``images(size, span)[i][state]``: the location and state of the same men seen from
+    the other side (colours swapped, the board turned by 180 degrees)."""
     turn = board_tables(size).turn
-    locs = locations(size)
+    locs = locations(size, span)
     by_squares = {frozenset(loc.squares): j for j, loc in enumerate(locs)}
     out = []
     for loc in locs:
@@ -95,7 +106,7 @@ def images(size: int) -> List[List[Tuple[int, int]]]:
         j = by_squares[frozenset(turned)]
         powers = [3 ** locs[j].squares.index(n) for n in turned]
         row = []
-        for state in range(STATES):
+        for state in range(states(span)):
             image, rest = 0, state
             for power in powers:
                 image += (0, 2, 1)[rest % 3] * power
@@ -112,12 +123,12 @@ def patterns_path(variant: Variant) -> str:
 
 class PatternTables:
     """The fitted scores: ``opening[i][state]`` and ``ending[i][state]`` for location ``i``
-    of :func:`locations` (White's side, centi-men), whichever side is to move."""
+    of :func:`locations` of ``span`` (White's side, centi-men), whichever side is to move."""
 
     def __init__(self, size: int, opening: Sequence[Sequence[int]],
-                 ending: Sequence[Sequence[int]]) -> None:
-        self.size = size
-        self.locations = locations(size)
+                 ending: Sequence[Sequence[int]], span: int = DEFAULT_SPAN) -> None:
+        self.size, self.span = size, span
+        self.locations = locations(size, span)
         self.opening = [list(table) for table in opening]
         self.ending = [list(table) for table in ending]
 
@@ -126,8 +137,9 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
     """The pattern tables of ``variant``, or None when it has no file.
 
     Raises :class:`PatternsError` for a file that cannot be read, is not JSON, is for
-    another board, whose tables are not one list of 729 integers per location, or that
-    says its tables are per side to move (``"side_to_move": true``: not read any more).
+    another board, names a span the board does not take (:func:`spans`), whose tables are
+    not one list of ``states(span)`` integers per location, or that says its tables are
+    per side to move (``"side_to_move": true``: not read any more).
     """
     path = path or patterns_path(variant)
     data = read_data_file(path, PatternsError, "patterns")
@@ -137,19 +149,23 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
         raise PatternsError(f"{path}: patterns for board "
                             f"{data.get('board') if isinstance(data, dict) else None!r}, "
                             f"not {variant.size}")
-    count = len(locations(variant.size))
+    span = data.get("span", DEFAULT_SPAN)
+    if type(span) is not int or span not in spans(variant.size):
+        raise PatternsError(f"{path}: span {span!r} is not one of "
+                            f"{', '.join(map(str, spans(variant.size)))} (squares per row)")
+    count, width = len(locations(variant.size, span)), states(span)
     tables = []
     for key in ("open", "end"):
         value = data.get(key)
         if (not isinstance(value, list) or len(value) != count
-                or any(not isinstance(t, list) or len(t) != STATES for t in value)
+                or any(not isinstance(t, list) or len(t) != width for t in value)
                 or any(type(x) is not int for t in value for x in t)):
-            raise PatternsError(f"{path}: {key!r} is not {count} lists of {STATES} integers")
+            raise PatternsError(f"{path}: {key!r} is not {count} lists of {width} integers")
         tables.append(value)
     if data.get("side_to_move"):
         raise PatternsError(f"{path}: tables per side to move (an older fit_patterns option) "
                             "are not read: fit one table for both")
-    return PatternTables(variant.size, tables[0], tables[1])
+    return PatternTables(variant.size, tables[0], tables[1], span)
 
 
 def pattern_sums(tables: PatternTables, white_men: int, black_men: int) -> Tuple[int, int]:
@@ -179,12 +195,12 @@ def with_men_squares(tables: PatternTables, white: Dict[int, Tuple[int, int]],
             if n in placed:
                 continue
             placed.add(n)
-            digits = [state // 3 ** k % 3 for state in range(STATES)]
+            digits = [state // 3 ** k % 3 for state in range(len(opening[i]))]
             no_man = (0, 0)
             for table, phase in ((opening[i], 0), (ending[i], 1)):
                 values = (0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
                 table[:] = [x + values[d] for x, d in zip(table, digits)]
-    return PatternTables(tables.size, opening, ending)
+    return PatternTables(tables.size, opening, ending, tables.span)
 
 
 def _index_table(location: Location, digit: int) -> List[int]:
