@@ -43,6 +43,10 @@ def test_locations_are_neighbouring_squares_of_two_rows(size: int, span: int,
     geo = board_tables(size).geo
     assert len(locs) == count
     assert len({loc.squares for loc in locs}) == count
+    every = {n for loc in locs for n in loc.squares}
+    assert every == set(range(1, size * size // 2 + 1))  # every square, in two rows' groups
+    assert span in pat.spans(size)
+    assert list(pat.spans(size)) == {8: [2, 3], 10: [3, 4]}[size]  # 2 on 10x10 leaves a gap
     for loc in locs:
         rows = [geo.row_col(n)[0] for n in loc.squares]
         cols = [geo.row_col(n)[1] for n in loc.squares]
@@ -128,7 +132,7 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
         (write(tmp_path / "stm.json", board=10, open=good, end=good, side_to_move=True),
          "tables per side to move"),
         (write(tmp_path / "span5.json", board=10, span=5, open=good, end=good),
-         "span 5 is not one of 2, 3, 4"),
+         "span 5 is not one of 3, 4"),
         (write(tmp_path / "spanstr.json", board=10, span="4", open=good, end=good),
          "span '4' is not one of"),
         (write(tmp_path / "span4.json", board=10, span=4, open=good, end=good),
@@ -184,7 +188,7 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
                           timeout=300)
     assert wide.returncode == 2 and not out.exists()
     assert wide.stderr.strip().splitlines() == [
-        "fit_patterns.py: error: --span 5: the 10x10 board takes 2, 3, 4"]
+        "fit_patterns.py: error: --span 5: the 10x10 board takes 3, 4"]
     done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
                            str(out), "--steps", "30", "--span", "4"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

@@ -48,9 +48,11 @@ def states(span: int = DEFAULT_SPAN) -> int:
 
 
 def spans(size: int) -> range:
-    """The spans a board takes: 2 up to one less than its squares per row (a whole row
+    """The spans a board takes: from half its squares per row, rounded up (the two halves
+    of a row must see every square between them), to one less than a whole row (which
     would make both halves one location)."""
-    return range(2, size // 2)
+    per_row = size // 2
+    return range((per_row + 1) // 2, per_row)
 
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
