@@ -75,7 +75,7 @@ class Location:
         picks = range(span) if half == 0 else range(per_row - span, per_row)
         top = [row * per_row + i + 1 for i in picks]
         bottom = [(row + 1) * per_row + i + 1 for i in picks]
-        self.size, self.row, self.half, self.span = size, row, half, span
+        self.size, self.row, self.half = size, row, half
         self.squares: Tuple[int, ...] = tuple(top + bottom)
         self.shift = geo.bit(row * per_row + 1).bit_length() - 1
         self.offsets: Tuple[int, ...] = tuple(geo.bit(n).bit_length() - 1 - self.shift
