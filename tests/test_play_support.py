@@ -95,16 +95,23 @@ def check_with_pydraughts(path: Path) -> int:
     except ImportError:
         pytest.skip("pydraughts (the independent PDN reader) is not installed: "
                     "pip install pydraughts==0.6.7")
+    from draughts_engine.pdn import read_games
     reader = PDNReader(filename=str(path))
-    for game in reader.games:
+    ours = read_games(path.read_text())
+    assert len(ours) == len(reader.games)
+    for game, our_game in zip(reader.games, ours):
         board = Board(variant=game.variant)
         for text in game.moves:
             legal = [move.board_move for move in board.legal_moves()]
             move = Move(board, pdn_move=text)  # KeyError for a move pydraughts finds illegal
             assert move.board_move in legal, text
             board.push(move)
-        if game.game_ending != "*":
-            assert board.is_over(), f"pydraughts does not see the end of the game ({path})"
+        if game.game_ending != "*" and not board.is_over():
+            # pydraughts 0.6.7 counts the 5- and 16-move endgame draws in kings' moves only
+            # (a man's move starts its count again); our rules count every move since that
+            # material arose, so our draw may come before pydraughts sees one.
+            assert our_game.result().code == "endgame-rule", \
+                f"pydraughts does not see the end of the game ({path})"
     return len(reader.games)
 
 
