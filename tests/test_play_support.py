@@ -3,7 +3,8 @@
 * :func:`run_play`: the program as a subprocess with scripted stdin (not a terminal);
 * :func:`pdn_games`: an independent, deliberately simple PDN splitter (tags and move words);
 * :func:`check_moves_with_reference`: every move legal by tests/reference_rules.py;
-* :func:`check_with_pydraughts`: the file read and replayed by pydraughts, when installed;
+* :func:`check_with_pydraughts`: the file read and replayed by pydraughts, when installed
+  (each game's end seen by it too, but for our endgame-count draws, which it counts otherwise);
 * :func:`rejection`: what a move record says when it refuses a move;
 * :func:`refuse_a_move_then_save`: the end of the terminal games, in a pty and in tmux.
 """
@@ -21,6 +22,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 import reference_rules as ref  # noqa: E402
 
+from draughts_engine.pdn import read_games  # noqa: E402
 from protocol.play import MoveRejected  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +97,6 @@ def check_with_pydraughts(path: Path) -> int:
     except ImportError:
         pytest.skip("pydraughts (the independent PDN reader) is not installed: "
                     "pip install pydraughts==0.6.7")
-    from draughts_engine.pdn import read_games
     reader = PDNReader(filename=str(path))
     ours = read_games(path.read_text())
     assert len(ours) == len(reader.games)

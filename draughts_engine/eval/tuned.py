@@ -32,7 +32,7 @@ degrees, so one weight serves both sides):
 
 and, where the variant has a patterns file (``draughts_engine/data/patterns-<variant>.json``,
 :mod:`.patterns`), the tapered scores of the men on local groups of nearby squares (two rows,
-three or four squares of each), fitted on top of the weights by ``tools/fit_patterns.py``
+the file's ``span`` of squares of each), fitted on top of the weights by ``tools/fit_patterns.py``
 (read with the weights).
 
 The weights are integers in ``draughts_engine/data/weights-<variant>.json``, fitted by
