@@ -42,8 +42,8 @@ sys.path.insert(0, ROOT)
 from protocol.usage import UsageError, UsageParser, run_program  # noqa: E402
 
 from draughts_engine.errors import DraughtsError  # noqa: E402
-from draughts_engine.eval.patterns import (DEFAULT_SPAN, images, locations, spans,  # noqa: E402
-                                            states)
+from draughts_engine.eval.patterns import (DEFAULT_SPAN, ROWS, SHAPES,  # noqa: E402
+                                            images, locations, spans)
 from draughts_engine.eval.terms import board_tables, make_endgame  # noqa: E402
 from draughts_engine.eval.tuned import build_linear, load_weights  # noqa: E402
 from draughts_engine.variants import Variant, get_variant  # noqa: E402
@@ -79,14 +79,14 @@ def read_labels(paths: Sequence[str]) -> List[Labelled]:
     return out
 
 
-def canonical_parameters(size: int, span: int = DEFAULT_SPAN
+def canonical_parameters(size: int, span: int = DEFAULT_SPAN, shape: str = ROWS
                          ) -> Tuple[List[List[int]], List[List[int]], int]:
     """``ids[i][state]`` and ``signs[i][state]``: the parameter of each state of each
-    location of ``span`` and its sign (+1, -1, or 0 for a state that is its own image), and
-    the count (one table for both sides to move)."""
-    image = images(size, span)
-    ids = [[-1] * states(span) for _ in image]
-    signs = [[0] * states(span) for _ in image]
+    location of ``span`` and ``shape`` and its sign (+1, -1, or 0 for a state that is its own
+    image), and the count (one table for both sides to move)."""
+    image = images(size, span, shape)
+    ids = [[-1] * len(row) for row in image]
+    signs = [[0] * len(row) for row in image]
     count = 0
     for i, row in enumerate(image):
         for state, (j, other) in enumerate(row):
@@ -107,7 +107,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--variant", default="international")
     parser.add_argument("--out", required=True, help="the patterns file to write")
     parser.add_argument("--span", type=int, default=DEFAULT_SPAN,
-                        help="squares per row of a location (3: six squares, 4: eight)")
+                        help="squares per row of a rows location (3: six squares, 4: eight)")
+    parser.add_argument("--shape", choices=SHAPES, default=ROWS,
+                        help="rows: two rows of --span squares; squares: blocks of 4x4")
     parser.add_argument("--l2", type=float, default=1e-5)
     parser.add_argument("--k", type=float, default=None,
                         help="the scale K (default: the weights file's)")
@@ -124,7 +126,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def design(variant: Variant, labelled: List[Labelled], span: int):
+def design(variant: Variant, labelled: List[Labelled], span: int, shape: str = ROWS):
     """numpy arrays: the base score, the target score, the phase, and per location the
     parameter id and sign of each position's state; the parameter count, and the table as
     ``(parameter, sign)`` per location and state."""
@@ -133,8 +135,8 @@ def design(variant: Variant, labelled: List[Labelled], span: int):
     if weights is None:
         raise UsageError(f"{variant.name} has no weights file: nothing to add patterns to")
     base_eval = build_linear(variant, weights, make_endgame(variant))
-    locs = locations(variant.size, span)
-    ids, signs, count = canonical_parameters(variant.size, span)
+    locs = locations(variant.size, span, shape)
+    ids, signs, count = canonical_parameters(variant.size, span, shape)
     n_start = board_tables(variant.size).start_pieces
     rows = len(labelled)
     base = np.empty(rows)
@@ -176,7 +178,8 @@ def fit(argv: Sequence[str]) -> int:
         with open(weights_file, encoding="utf-8") as handle:
             k = float(json.load(handle).get("fit", {}).get("K", 1.0))
     scale = k * math.log(10) / 400
-    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled, args.span)
+    base, target, phase, pid, sgn, count, ids, signs = design(variant, labelled, args.span,
+                                                              args.shape)
     rng = np.random.default_rng(args.seed)
     held = rng.integers(0, args.holdout, len(labelled)) == 0
     train = ~held
@@ -222,9 +225,10 @@ def fit(argv: Sequence[str]) -> int:
     for key, params in (("open", opening), ("end", ending)):
         for i in range(len(ids)):
             tables[key].append([int(round(signs[i][s] * params[ids[i][s]]))
-                                for s in range(states(args.span))])
+                                for s in range(len(ids[i]))])
     document: Dict[str, object] = {
-        "variant": variant.name, "board": variant.size, "span": args.span,
+        "variant": variant.name, "board": variant.size, "shape": args.shape,
+        **({"span": args.span} if args.shape == ROWS else {}),
         "method": "cross-entropy against search scores, tools/fit_patterns.py",
         "data": [os.path.basename(path) for path in args.labels],
         "positions": len(labelled), "l2": args.l2, "K": k, "steps": best_step,
