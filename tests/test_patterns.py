@@ -26,14 +26,15 @@ import fit_patterns  # noqa: E402  (its shared parameters need no numpy)
 sys.path.pop(0)
 
 
-def random_tables(size: int, seed: int, span: int = pat.DEFAULT_SPAN) -> pat.PatternTables:
+def random_tables(size: int, seed: int, span: int = pat.DEFAULT_SPAN,
+                  shape: str = pat.ROWS) -> pat.PatternTables:
     """Tables with the file's symmetry (a state and its image score opposite)."""
     rng = random.Random(seed)
-    ids, signs, count = fit_patterns.canonical_parameters(size, span)
+    ids, signs, count = fit_patterns.canonical_parameters(size, span, shape)
     values = [[rng.randint(-60, 60) for _ in range(count)] for _ in range(2)]
-    opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(pat.states(span))]
+    opening, ending = ([[signs[i][s] * phase[ids[i][s]] for s in range(len(ids[i]))]
                        for i in range(len(ids))] for phase in values)
-    return pat.PatternTables(size, opening, ending, span)
+    return pat.PatternTables(size, opening, ending, span, shape)
 
 
 @pytest.mark.parametrize("size,span,count", [(8, 3, 14), (10, 3, 18), (10, 4, 18)])
@@ -57,6 +58,32 @@ def test_locations_are_neighbouring_squares_of_two_rows(size: int, span: int,
             assert offset < loc.width
 
 
+@pytest.mark.parametrize("size,count", [(8, 9), (10, 16)])
+def test_square_locations_are_blocks_of_four_rows_and_columns(size: int, count: int) -> None:
+    """The ``squares`` shape: every 4x4 block of the board starting at an even row and an
+    even column, its 8 playable squares row by row; together they hold every square, and
+    the board turned by 180 degrees maps the set onto itself."""
+    locs = pat.locations(size, shape=pat.SQUARES)
+    geo = board_tables(size).geo
+    turn = board_tables(size).turn
+    assert len(locs) == count and len({loc.squares for loc in locs}) == count
+    assert {n for loc in locs for n in loc.squares} == set(range(1, size * size // 2 + 1))
+    blocks = {frozenset(loc.squares) for loc in locs}
+    for loc in locs:
+        cells = [geo.row_col(n) for n in loc.squares]
+        assert len(cells) == 8 and cells == sorted(cells)  # row by row, left to right
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        assert top % 2 == 0 and left % 2 == 0 and loc.row == top
+        assert {r for r, _ in cells} == set(range(top, top + 4))
+        assert all(left <= c < left + 4 for _, c in cells)
+        assert frozenset(turn(n) for n in loc.squares) in blocks
+        for n, offset in zip(loc.squares, loc.offsets):
+            assert geo.bit(n) == 1 << (loc.shift + offset)
+            assert offset < loc.width
+    assert locs[0].squares == {8: (1, 2, 5, 6, 9, 10, 13, 14),
+                               10: (1, 2, 6, 7, 11, 12, 16, 17)}[size]
+
+
 def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
     loc = pat.locations(10)[0]  # squares 1, 2, 3 and 6, 7, 8
     geo = board_tables(10).geo
@@ -70,12 +97,14 @@ def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
 
 
 @pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
-@pytest.mark.parametrize("variant,span", [("international", 3), ("international", 4),
-                                          ("english", 3)])
-def test_fast_patterns_equal_the_plain_reference(variant: str, span: int, traced: bool) -> None:
+@pytest.mark.parametrize("variant,span,shape", [
+    ("international", 3, pat.ROWS), ("international", 4, pat.ROWS), ("english", 3, pat.ROWS),
+    ("international", 3, pat.SQUARES), ("english", 3, pat.SQUARES)])
+def test_fast_patterns_equal_the_plain_reference(variant: str, span: int, shape: str,
+                                                 traced: bool) -> None:
     v = get_variant(variant)
     weights = evalmodel.load_weights(v)
-    tables = random_tables(v.size, 5, span)
+    tables = random_tables(v.size, 5, span, shape)
     fast = evalmodel.build_linear(v, weights, traced=traced, patterns=tables)
     plain = evalmodel.build_linear(v, weights, traced=traced)
     differ = 0
@@ -96,7 +125,7 @@ def test_shipped_patterns_load_and_are_symmetric(variant: str) -> None:
     v = get_variant(variant)
     tables = pat.load_patterns(v)
     assert tables is not None, f"the {variant} patterns file ships with the package"
-    ids, signs, _ = fit_patterns.canonical_parameters(v.size, tables.span)
+    ids, signs, _ = fit_patterns.canonical_parameters(v.size, tables.span, tables.shape)
     for table in (tables.opening, tables.ending):
         by_parameter = {}
         for i, row in enumerate(table):
@@ -137,6 +166,12 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
          "span '4' is not one of"),
         (write(tmp_path / "span4.json", board=10, span=4, open=good, end=good),
          "'open' is not 18 lists of 6561 integers"),
+        (write(tmp_path / "hex.json", board=10, shape="hex", open=good, end=good),
+         "shape 'hex' is not one of rows, squares"),
+        (write(tmp_path / "sqspan.json", board=10, shape="squares", span=3, open=good,
+               end=good), "a span is for the rows shape, not squares"),
+        (write(tmp_path / "sq.json", board=10, shape="squares", open=good, end=good),
+         "'open' is not 16 lists of 6561 integers"),
     ]
     for path, message in cases:
         with pytest.raises(pat.PatternsError, match=message):
@@ -160,15 +195,22 @@ def test_fit_reads_labels_once_and_names_a_bad_line(tmp_path: Path) -> None:
 def test_parameters_pair_each_state_with_its_image() -> None:
     """A state and its image (colours swapped, board turned) share one parameter, opposite
     signs; the image of the image is the state."""
-    for size, span in ((8, 3), (10, 3), (10, 4)):
-        ids, signs, count = fit_patterns.canonical_parameters(size, span)
+    for size, span, shape in ((8, 3, pat.ROWS), (10, 3, pat.ROWS), (10, 4, pat.ROWS),
+                              (8, 3, pat.SQUARES), (10, 3, pat.SQUARES)):
+        ids, signs, count = fit_patterns.canonical_parameters(size, span, shape)
+        width = pat.states(span) if shape == pat.ROWS else 3 ** 8
         seen: List[int] = [0] * count
+        own_images = 0  # (the centre block of 8x8 is its own image: so are some states)
         for i in range(len(ids)):
-            for state in range(pat.states(span)):
+            assert len(ids[i]) == width
+            for state in range(width):
                 if signs[i][state]:
                     seen[ids[i][state]] += signs[i][state]
+                else:
+                    own_images += 1
         assert seen == [0] * count  # each parameter once with +1, once with -1
-        assert count == len(ids) * pat.states(span) // 2
+        assert count == (len(ids) * width - own_images) // 2
+        assert own_images == {(8, pat.SQUARES): 81}.get((size, shape), 0)
 
 
 def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: Path) -> None:
@@ -189,6 +231,11 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
     assert wide.returncode == 2 and not out.exists()
     assert wide.stderr.strip().splitlines() == [
         "fit_patterns.py: error: --span 5: the 10x10 board takes 3, 4"]
+    shape = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
+                            str(out), "--shape", "hex"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=300)
+    assert shape.returncode == 2 and not out.exists()
+    assert len(shape.stderr.strip().splitlines()) == 1 and "'hex'" in shape.stderr
     done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
                            str(out), "--steps", "30", "--span", "4"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
@@ -203,3 +250,12 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
     tables = pat.load_patterns(get_variant("international"), str(out))
     assert tables is not None and json.loads(out.read_text())["positions"] == len(distinct)
     assert tables.span == 4 and len(tables.opening[0]) == pat.states(4)
+    blocks = tmp_path / "blocks.json"
+    done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
+                           str(blocks), "--steps", "30", "--shape", "squares"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    tables = pat.load_patterns(get_variant("international"), str(blocks))
+    assert tables is not None and tables.shape == pat.SQUARES
+    assert len(tables.opening) == 16 and len(tables.opening[0]) == 3 ** 8
+    assert "span" not in json.loads(blocks.read_text())

@@ -8,9 +8,10 @@
 The labels are the lines of ``tools/label_positions.py`` (``white black kings white_to_move
 score``, the score White's, in centi-men, of a search of the position).  The fit keeps the
 shipped weights of :mod:`draughts_engine.eval.tuned` as they are and learns what they miss:
-the scores of the locations of :mod:`draughts_engine.eval.patterns` (``--span`` squares per
-row, 3 unless told: each state of each location, once for the opening and once for the
-ending, tapered as the evaluation tapers them), so that the evaluation plus the patterns
+the scores of the locations of :mod:`draughts_engine.eval.patterns` (``--shape rows``, the
+default: two rows of ``--span`` squares, 3 unless told; ``--shape squares``: blocks of 4x4
+board squares; each state of each location, once for the opening and once for the ending,
+tapered as the evaluation tapers them), so that the evaluation plus the patterns
 predicts the search's score.  The loss is the cross-entropy between the win probabilities
 ``1 / (1 + 10 ** (-K * score / 400))`` of the model's score and of the search's (``K`` from
 the weights file's fit, or ``--k``), plus ``--l2`` times the mean squared pattern score (the
@@ -19,8 +20,8 @@ loosely); Adam steps on the whole set, ``--steps`` of them, the best on the held
 positions kept (one position in ten, ``--holdout``, chosen by ``--seed``).  A state and its
 image (colours swapped, board turned) share one parameter with opposite signs, so the tables
 are symmetric by construction (one table serves both sides to move: one per side gained
-0.00025 of held-out loss in International, BENCHMARKS.md).  The output names its span, its
-data and both held-out losses (without the patterns and with them).
+0.00025 of held-out loss in International, BENCHMARKS.md).  The output names its shape (and
+the span of rows), its data and both held-out losses (without the patterns and with them).
 
 Needs numpy (the fitting only; the engine reads the JSON with the standard library).  Bad
 usage or an unreadable file: one line and exit status 2.
