@@ -33,8 +33,8 @@ The fast look-up: the squares of a location lie in one run of bits of the padded
 (:mod:`..bitboard`), so a location's state is
 ``white_index[(men >> shift) & mask] + black_index[(men >> shift) & mask]`` with two tables
 shared by the locations of the same form: two look-ups per pair of rows for the ``rows``
-shape (both halves from one slice), two per block for ``squares`` (its eight bits picked from
-18 by the mask).  The file is read on the first evaluation of its variant, not at import.
+shape (both halves from one slice), two per block for ``squares`` (its eight bits picked by
+the mask from the slice of its four rows).  The file is read on the first evaluation of its variant, not at import.
 """
 from __future__ import annotations
 
