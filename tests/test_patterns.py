@@ -59,11 +59,11 @@ def test_locations_are_neighbouring_squares_of_two_rows(size: int, span: int,
 
 
 @pytest.mark.parametrize("size,count", [(8, 9), (10, 16)])
-def test_square_locations_are_blocks_of_four_rows_and_columns(size: int, count: int) -> None:
-    """The ``squares`` shape: every 4x4 block of the board starting at an even row and an
+def test_block_locations_are_four_rows_and_four_columns(size: int, count: int) -> None:
+    """The ``blocks`` shape: every 4x4 block of the board starting at an even row and an
     even column, its 8 playable squares row by row; together they hold every square, and
     the board turned by 180 degrees maps the set onto itself."""
-    locs = pat.locations(size, shape=pat.SQUARES)
+    locs = pat.locations(size, shape=pat.BLOCKS)
     geo = board_tables(size).geo
     turn = board_tables(size).turn
     assert len(locs) == count and len({loc.squares for loc in locs}) == count
@@ -99,7 +99,7 @@ def test_a_state_reads_empty_white_black_as_base_3_digits() -> None:
 @pytest.mark.parametrize("traced", [False, True], ids=["interpreted", "traced"])
 @pytest.mark.parametrize("variant,span,shape", [
     ("international", 3, pat.ROWS), ("international", 4, pat.ROWS), ("english", 3, pat.ROWS),
-    ("international", 3, pat.SQUARES), ("english", 3, pat.SQUARES)])
+    ("international", 3, pat.BLOCKS), ("english", 3, pat.BLOCKS)])
 def test_fast_patterns_equal_the_plain_reference(variant: str, span: int, shape: str,
                                                  traced: bool) -> None:
     v = get_variant(variant)
@@ -167,10 +167,10 @@ def test_a_bad_patterns_file_is_a_clear_error(tmp_path: Path) -> None:
         (write(tmp_path / "span4.json", board=10, span=4, open=good, end=good),
          "'open' is not 18 lists of 6561 integers"),
         (write(tmp_path / "hex.json", board=10, shape="hex", open=good, end=good),
-         "shape 'hex' is not one of rows, squares"),
-        (write(tmp_path / "sqspan.json", board=10, shape="squares", span=3, open=good,
-               end=good), "a span is for the rows shape, not squares"),
-        (write(tmp_path / "sq.json", board=10, shape="squares", open=good, end=good),
+         "shape 'hex' is not one of rows, blocks"),
+        (write(tmp_path / "sqspan.json", board=10, shape="blocks", span=3, open=good,
+               end=good), "a span is for the rows shape, not blocks"),
+        (write(tmp_path / "sq.json", board=10, shape="blocks", open=good, end=good),
          "'open' is not 16 lists of 6561 integers"),
     ]
     for path, message in cases:
@@ -196,7 +196,7 @@ def test_parameters_pair_each_state_with_its_image() -> None:
     """A state and its image (colours swapped, board turned) share one parameter, opposite
     signs; the image of the image is the state."""
     for size, span, shape in ((8, 3, pat.ROWS), (10, 3, pat.ROWS), (10, 4, pat.ROWS),
-                              (8, 3, pat.SQUARES), (10, 3, pat.SQUARES)):
+                              (8, 3, pat.BLOCKS), (10, 3, pat.BLOCKS)):
         ids, signs, count = fit_patterns.canonical_parameters(size, span, shape)
         width = pat.states(span) if shape == pat.ROWS else 3 ** 8
         seen: List[int] = [0] * count
@@ -210,7 +210,7 @@ def test_parameters_pair_each_state_with_its_image() -> None:
                     own_images += 1
         assert seen == [0] * count  # each parameter once with +1, once with -1
         assert count == (len(ids) * width - own_images) // 2
-        assert own_images == {(8, pat.SQUARES): 81}.get((size, shape), 0)
+        assert own_images == {(8, pat.BLOCKS): 81}.get((size, shape), 0)
 
 
 def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: Path) -> None:
@@ -252,10 +252,10 @@ def test_fit_writes_patterns_the_engine_reads_or_says_it_needs_numpy(tmp_path: P
     assert tables.span == 4 and len(tables.opening[0]) == pat.states(4)
     blocks = tmp_path / "blocks.json"
     done = subprocess.run([sys.executable, "tools/fit_patterns.py", str(labels), "--out",
-                           str(blocks), "--steps", "30", "--shape", "squares"], cwd=ROOT,
+                           str(blocks), "--steps", "30", "--shape", "blocks"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     tables = pat.load_patterns(get_variant("international"), str(blocks))
-    assert tables is not None and tables.shape == pat.SQUARES
+    assert tables is not None and tables.shape == pat.BLOCKS
     assert len(tables.opening) == 16 and len(tables.opening[0]) == 3 ** 8
     assert "span" not in json.loads(blocks.read_text())

@@ -9,7 +9,7 @@ The labels are the lines of ``tools/label_positions.py`` (``white black kings wh
 score``, the score White's, in centi-men, of a search of the position).  The fit keeps the
 shipped weights of :mod:`draughts_engine.eval.tuned` as they are and learns what they miss:
 the scores of the locations of :mod:`draughts_engine.eval.patterns` (``--shape rows``, the
-default: two rows of ``--span`` squares, 3 unless told; ``--shape squares``: blocks of 4x4
+default: two rows of ``--span`` squares, 3 unless told; ``--shape blocks``: blocks of 4x4
 board squares; each state of each location, once for the opening and once for the ending,
 tapered as the evaluation tapers them), so that the evaluation plus the patterns
 predicts the search's score.  The loss is the cross-entropy between the win probabilities
@@ -110,7 +110,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--span", type=int, default=DEFAULT_SPAN,
                         help="squares per row of a rows location (3: six squares, 4: eight)")
     parser.add_argument("--shape", choices=SHAPES, default=ROWS,
-                        help="rows: two rows of --span squares; squares: blocks of 4x4")
+                        help="rows: two rows of --span squares; blocks: blocks of 4x4 squares")
     parser.add_argument("--l2", type=float, default=1e-5)
     parser.add_argument("--k", type=float, default=None,
                         help="the scale K (default: the weights file's)")

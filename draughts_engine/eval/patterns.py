@@ -9,7 +9,7 @@ A *location* is a group of nearby playable squares, in one of two shapes (:data:
     pair of neighbouring rows has both halves, so a 10x10 board has 18 locations and an 8x8
     board 14; they overlap, and together they see every man with its neighbours on the rows
     above and below.
-``squares``
+``blocks``
     the 8 playable squares of a block of 4 by 4 squares of the board (two of each of four
     rows), the blocks starting at every second row and every second column: 16 blocks on a
     10x10 board, 9 on an 8x8; they overlap by two rows or two columns and see every man
@@ -33,7 +33,7 @@ The fast look-up: the squares of a location lie in one run of bits of the padded
 (:mod:`..bitboard`), so a location's state is
 ``white_index[(men >> shift) & mask] + black_index[(men >> shift) & mask]`` with two tables
 shared by the locations of the same form: two look-ups per pair of rows for the ``rows``
-shape (both halves from one slice), two per block for ``squares`` (its eight bits picked by
+shape (both halves from one slice), two per block for ``blocks`` (its eight bits picked by
 the mask from the slice of its four rows).  The file is read on the first evaluation of its variant, not at import.
 """
 from __future__ import annotations
@@ -48,17 +48,17 @@ from .terms import board_tables, read_data_file
 
 __all__ = ["Location", "locations", "images", "PatternTables", "PatternsError", "patterns_path",
            "load_patterns", "pattern_sums", "make_pattern_sum", "with_men_squares", "states",
-           "spans", "DEFAULT_SPAN", "SHAPES", "ROWS", "SQUARES", "BLOCK"]
+           "spans", "DEFAULT_SPAN", "SHAPES", "ROWS", "BLOCKS", "BLOCK"]
 
 DEFAULT_SPAN = 3
 """Squares per row of a ``rows`` location when a patterns file does not name its span."""
 
-ROWS, SQUARES = "rows", "squares"
-SHAPES = (ROWS, SQUARES)
+ROWS, BLOCKS = "rows", "blocks"
+SHAPES = (ROWS, BLOCKS)
 """The shapes of locations (the module docstring); a file that names none is ``rows``."""
 
 BLOCK = 4
-"""Rows and columns of the board in one ``squares`` location (its playable squares: 8)."""
+"""Rows and columns of the board in one ``blocks`` location (its playable squares: 8)."""
 
 
 def states(span: int = DEFAULT_SPAN) -> int:
@@ -122,7 +122,7 @@ def _row_location(size: int, row: int, half: int, span: int) -> Location:
 
 
 def _block_location(size: int, top: int, left: int) -> Location:
-    """The ``squares`` location of rows ``top .. top + 3`` and columns ``left .. left + 3``
+    """The ``blocks`` location of rows ``top .. top + 3`` and columns ``left .. left + 3``
     (its playable squares row by row, left to right)."""
     geo = geometry(size)
     found = sorted((geo.row_col(n), n) for n in range(1, size * size // 2 + 1)
@@ -134,7 +134,7 @@ def _block_location(size: int, top: int, left: int) -> Location:
 def locations(size: int, span: int = DEFAULT_SPAN, shape: str = ROWS) -> List[Location]:
     """Every location of the board in ``shape`` (``span``: for ``rows``), top rows first:
     half 0 before half 1, or blocks left to right."""
-    if shape == SQUARES:
+    if shape == BLOCKS:
         corners = range(0, size - BLOCK + 1, 2)
         return [_block_location(size, top, left) for top in corners for left in corners]
     return [_row_location(size, row, half, span) for row in range(size - 1) for half in (0, 1)]
@@ -187,7 +187,7 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
 
     Raises :class:`PatternsError` for a file that cannot be read, is not JSON, is for
     another board, names a shape not in :data:`SHAPES`, names a span the board does not take
-    (:func:`spans`) or a span with the ``squares`` shape, whose tables are not one list of
+    (:func:`spans`) or a span with the ``blocks`` shape, whose tables are not one list of
     ``3 ** n`` integers per location of ``n`` squares, or that says its tables are per side
     to move (``"side_to_move": true``: not read any more).
     """
@@ -203,8 +203,8 @@ def load_patterns(variant: Variant, path: Optional[str] = None) -> Optional[Patt
     if shape not in SHAPES:
         raise PatternsError(f"{path}: shape {shape!r} is not one of {', '.join(SHAPES)}")
     span = data.get("span", DEFAULT_SPAN)
-    if shape == SQUARES and "span" in data:
-        raise PatternsError(f"{path}: a span is for the {ROWS} shape, not {SQUARES}")
+    if shape == BLOCKS and "span" in data:
+        raise PatternsError(f"{path}: a span is for the {ROWS} shape, not {BLOCKS}")
     if type(span) is not int or span not in spans(variant.size):
         raise PatternsError(f"{path}: span {span!r} is not one of "
                             f"{', '.join(map(str, spans(variant.size)))} (squares per row)")
@@ -287,7 +287,7 @@ def make_pattern_sum(tables: PatternTables, pack: int) -> Callable[[int, int], i
     packing of the tuned evaluation's piece-square sum), by table look-ups."""
     opening, ending = tables.opening, tables.ending
     shared: Dict[Tuple[int, ...], Tuple[List[int], List[int]]] = {}
-    sparse = tables.shape == SQUARES
+    sparse = tables.shape == BLOCKS
 
     def index_tables(location: Location) -> Tuple[List[int], List[int]]:
         key = location.offsets + (location.width,)
