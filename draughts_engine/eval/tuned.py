@@ -31,9 +31,9 @@ degrees, so one weight serves both sides):
     has a king).
 
 and, where the variant has a patterns file (``draughts_engine/data/patterns-<variant>.json``,
-:mod:`.patterns`), the tapered scores of the men on local groups of nearby squares (two rows,
-the file's ``span`` of squares of each), fitted on top of the weights by ``tools/fit_patterns.py``
-(read with the weights).
+:mod:`.patterns`), the tapered scores of the men on local groups of nearby squares (two rows
+of the file's ``span`` of squares each, or blocks of 4x4 squares: the file's ``shape``), fitted
+on top of the weights by ``tools/fit_patterns.py`` (read with the weights).
 
 The weights are integers in ``draughts_engine/data/weights-<variant>.json``, fitted by
 ``tools/tune_eval.py`` on positions of the project's self-play games (docs/strength.md);
