@@ -65,8 +65,11 @@ def test_classic_searches_agree_on_random_positions(variant: str) -> None:
             assert len({r.best_move for r in results.values()}) == 1
             assert results["minimax"].nodes == results["negamax"].nodes
             assert results["alphabeta"].nodes <= results["minimax"].nodes
-            if variant in ("english", "russian", "brazilian", "international"):
-                # (a re-search may cost negascout more than minimax on a tiny tree)
+            if (variant in ("english", "russian", "brazilian", "international")
+                    and results["minimax"].nodes >= 100):
+                # (a re-search may cost negascout more than minimax on a tiny tree: 10
+                # nodes against 7, and 37 against 29, at depths 3 and 4 of one International
+                # position with the blocks patterns)
                 assert results["negascout"].nodes <= results["minimax"].nodes
             if depth >= 3:
                 minimax_nodes += results["minimax"].nodes
