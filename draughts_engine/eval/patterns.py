@@ -258,27 +258,19 @@ def with_men_squares(tables: PatternTables, white: Dict[int, Tuple[int, int]],
     return PatternTables(tables.size, opening, ending, tables.span, tables.shape)
 
 
-def _index_table(location: Location, digit: int, sparse: bool = False) -> List[int]:
-    """``table[x]``: ``digit`` times the base-3 value of the squares set in the slice ``x``
-    (``sparse``: filled only for the ``x`` that hold no other bits than the location's, the
-    only ones read when the slice is masked by them)."""
+def _index_table(location: Location, digit: int, mask: int) -> List[int]:
+    """``table[x]``: ``digit`` times the base-3 value of the location's squares set in the
+    slice ``x``, for every ``x`` made of bits of ``mask`` (the only ones read when the slice
+    is masked by it; the other entries stay 0)."""
     value = [0] * location.width
     for k, offset in enumerate(location.offsets):
         value[offset] = digit * 3 ** k
     table = [0] * (1 << location.width)
-    if sparse:
-        bits = [(1 << offset, value[offset]) for offset in location.offsets]
-        for chosen in range(1, 1 << len(bits)):
-            x = total = 0
-            for j, (bit, worth) in enumerate(bits):
-                if chosen >> j & 1:
-                    x |= bit
-                    total += worth
-            table[x] = total
-        return table
-    for x in range(1, 1 << location.width):
+    x = (-mask) & mask  # the subsets of mask in increasing order: x ^ low comes before x
+    while x:
         low = x & -x
         table[x] = table[x ^ low] + value[low.bit_length() - 1]
+        x = (x - mask) & mask
     return table
 
 
@@ -287,32 +279,32 @@ def make_pattern_sum(tables: PatternTables, pack: int) -> Callable[[int, int], i
     packing of the tuned evaluation's piece-square sum), by table look-ups."""
     opening, ending = tables.opening, tables.ending
     shared: Dict[Tuple[int, ...], Tuple[List[int], List[int]]] = {}
-    sparse = tables.shape == BLOCKS
 
-    def index_tables(location: Location) -> Tuple[List[int], List[int]]:
-        key = location.offsets + (location.width,)
+    def index_tables(location: Location, mask: int) -> Tuple[List[int], List[int]]:
+        key = location.offsets + (location.width, mask)
         if key not in shared:
-            white_index = _index_table(location, 1, sparse)
-            shared[key] = (white_index, _index_table(location, 2, True) if sparse
-                           else [x + x for x in white_index])
+            shared[key] = (_index_table(location, 1, mask), _index_table(location, 2, mask))
         return shared[key]
 
     def packed(j: int) -> List[int]:
         return [o + e * pack for o, e in zip(opening[j], ending[j])]
 
-    if sparse:  # one slice per block, masked by its own bits; blocks grouped by their form
-        groups: Dict[Tuple[int, ...], List[object]] = {}
+    if tables.shape == BLOCKS:  # one slice per block, masked by its own bits
+        by_form: Dict[Tuple[int, ...], List[Tuple[int, List[int]]]] = {}
+        first: Dict[Tuple[int, ...], Location] = {}
         for j, location in enumerate(tables.locations):
             key = location.offsets + (location.width,)
-            if key not in groups:
-                groups[key] = [sum(1 << offset for offset in location.offsets),
-                               *index_tables(location), []]
-            groups[key][3].append((location.shift, packed(j)))  # type: ignore[attr-defined]
-        forms = tuple((mask, wi, bi, tuple(blocks)) for mask, wi, bi, blocks in groups.values())
+            first.setdefault(key, location)
+            by_form.setdefault(key, []).append((location.shift, packed(j)))
+        forms = []  # per form of block: its mask, index tables and (shift, table) per block
+        for key, blocks in by_form.items():
+            mask = sum(1 << offset for offset in first[key].offsets)
+            forms.append((mask, *index_tables(first[key], mask), tuple(blocks)))
+        forms_t = tuple(forms)
 
         def block_sum(white_men: int, black_men: int) -> int:
             total = 0
-            for mask, wi, bi, blocks in forms:
+            for mask, wi, bi, blocks in forms_t:
                 for shift, table in blocks:
                     total += table[wi[(white_men >> shift) & mask]
                                    + bi[(black_men >> shift) & mask]]
@@ -322,10 +314,10 @@ def make_pattern_sum(tables: PatternTables, pack: int) -> Callable[[int, int], i
 
     rows = []  # one per pair of rows: its bits, then half 0's and half 1's tables
     for top in range(0, len(tables.locations), 2):  # (locations: two halves per row)
-        row: List[object] = [tables.locations[top].shift,
-                             (1 << tables.locations[top].width) - 1]
+        mask = (1 << tables.locations[top].width) - 1  # both rows, both halves
+        row: List[object] = [tables.locations[top].shift, mask]
         for j in (top, top + 1):
-            row += [*index_tables(tables.locations[j]), packed(j)]
+            row += [*index_tables(tables.locations[j], mask), packed(j)]
         rows.append(tuple(row))
     rows_t = tuple(rows)
 
