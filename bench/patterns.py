@@ -9,7 +9,8 @@ variant's patterns file) and take turns, round after round: microseconds per eva
 to ``--depth`` with a fresh table each, as nodes, CPU seconds and nodes/s.  Each figure is
 the best round's; the ratios are with / without (nodes/s below 1: the patterns cost speed;
 nodes above 1: the search needs more nodes to the same depth).  On PyPy the first round warms
-the JIT: give at least three.
+the JIT: give at least three.  First, what the first evaluation of a process pays once:
+reading the patterns file and building the evaluation with it (against without it).
 """
 from __future__ import annotations
 
@@ -57,12 +58,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     variant = get_variant(args.variant)
     weights = load_weights(variant)
+    start = time.perf_counter()
     patterns = load_patterns(variant)
+    read = time.perf_counter() - start
     if weights is None or patterns is None:
         parser.error(f"{variant.name} has no weights or no patterns file: nothing to compare")
-    functions = {"without": build_linear(variant, weights, make_endgame(variant)),
-                 "with": build_linear(variant, weights, make_endgame(variant),
-                                      patterns=patterns)}
+    start = time.perf_counter()
+    plain = build_linear(variant, weights, make_endgame(variant))
+    built_plain = time.perf_counter() - start
+    start = time.perf_counter()
+    folded = build_linear(variant, weights, make_endgame(variant), patterns=patterns)
+    built = time.perf_counter() - start
+    print(f"first evaluation: {read * 1000:.1f} ms to read the patterns, {built * 1000:.1f} ms "
+          f"to build the evaluation with them ({built_plain * 1000:.1f} ms without)", flush=True)
+    functions = {"without": plain, "with": folded}
     for name, function in functions.items():  # the searches find them by name
         EVALUATIONS[f"bench-{name}"] = lambda _variant, function=function: function
     positions = random_positions(variant.name, args.positions, args.seed)

@@ -242,19 +242,19 @@ def with_men_squares(tables: PatternTables, white: Dict[int, Tuple[int, int]],
     whichever it is).
 
     The evaluation then reads both in the same look-ups."""
-    opening = [list(t) for t in tables.opening]
-    ending = [list(t) for t in tables.ending]
+    opening: List[List[int]] = []
+    ending: List[List[int]] = []
     placed = set()
+    no_man = (0, 0)
     for i, location in enumerate(tables.locations):
-        for k, n in enumerate(location.squares):
-            if n in placed:
-                continue
-            placed.add(n)
-            digits = [state // 3 ** k % 3 for state in range(len(opening[i]))]
-            no_man = (0, 0)
-            for table, phase in ((opening[i], 0), (ending[i], 1)):
-                values = (0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
-                table[:] = [x + values[d] for x, d in zip(table, digits)]
+        for phase, out, old in ((0, opening, tables.opening[i]), (1, ending, tables.ending[i])):
+            added = [0]  # by state: what the squares placed here add, built digit by digit
+            for n in location.squares:
+                values = (0, 0, 0) if n in placed else (
+                    0, white.get(n, no_man)[phase], black.get(n, no_man)[phase])
+                added = [x + v for v in values for x in added]
+            out.append([x + a for x, a in zip(old, added)])
+        placed.update(location.squares)
     return PatternTables(tables.size, opening, ending, tables.span, tables.shape)
 
 
