@@ -174,6 +174,7 @@ def build(variant: Variant, plies: int, depth: int, lines: int, margin: int, hal
             if searched >= positions:
                 unsearched += 1
                 continue
+            searcher.new_game()  # a fresh table for each position: a shard builds what one run does
             kept = book_moves(search_lines(searcher, position, depth, lines), margin, halving)
             searched += 1
             if not kept:
