@@ -20,9 +20,9 @@ from draughts_engine.runtime import max_threads
 from draughts_engine.search.engine import Searcher
 from draughts_engine.search.helper_process import serve
 from draughts_engine.search.limits import SearchLimits
-from draughts_engine.search.parallel_role import helper_skips
-from draughts_engine.search.shared_table import (HEADER_BYTES, ENTRY_BYTES, SharedTable,
-                                                  move_fingerprint)
+from draughts_engine.search.parallel_role import ParallelRole, helper_skips
+from draughts_engine.search.shared_table import (HEADER_BYTES, ENTRY_BYTES, HelperResult,
+                                                  SharedTable, move_fingerprint)
 from draughts_engine.search.tt import EXACT, LOWER, UPPER
 
 from helpers_processes import left_after, running
@@ -159,6 +159,91 @@ def test_the_threads_bench_searches_a_game_in_order() -> None:
     assert done.returncode == 0, done.stderr
     assert "english, a game of 3 plies" in done.stdout
     assert "| 1 |" in done.stdout
+
+
+# ---- the main process takes an iteration a helper completed first -------------------------
+def _search_beside_a_helper(table: SharedTable, done: Callable[[list], HelperResult],
+                            limits: SearchLimits) -> Tuple[object, List, list]:
+    """A main-process search of the English start whose helper reports ``done(root_moves)``
+    as its deepest completed iteration: (result, the reports, the root moves)."""
+    position = Position.start("english")
+    root_moves = list(position.generator.moves(*position.raw))
+    helper = done(root_moves)
+    table.new_search()
+    role = ParallelRole(table, helper_nodes=lambda: 0, helper_best=lambda: helper)
+    infos: List = []
+    result = Searcher(hash_mb=4).search_pvs(position, limits, on_info=infos.append,
+                                            stop=threading.Event(), parallel=role)
+    return result, infos, root_moves
+
+
+def test_the_main_search_takes_an_iteration_a_helper_completed_first(table: SharedTable) -> None:
+    """A helper finished depth 6 with the last root move: the main process, past its own
+    first iteration, reports that depth, its score and move, and searches no depth that
+    the helper's result covers (its reports' depths still grow one report to the next)."""
+    result, infos, moves = _search_beside_a_helper(
+        table, lambda moves: HelperResult(6, 77, move_fingerprint(moves[-1])),
+        SearchLimits(depth=6))
+    assert [info.depth for info in infos if not info.bound] == [1, 6]
+    assert infos[-1].score_cp == 77 and infos[-1].pv[0].raw == moves[-1]
+    assert result.best_move.raw == moves[-1] and result.depth == 6
+
+
+def test_the_main_search_goes_on_past_a_helpers_iteration(table: SharedTable) -> None:
+    result, infos, moves = _search_beside_a_helper(
+        table, lambda moves: HelperResult(3, 5, move_fingerprint(moves[0])),
+        SearchLimits(depth=6))
+    assert [info.depth for info in infos if not info.bound] == [1, 3, 4, 5, 6]
+    assert result.depth == 6
+
+
+def test_an_iteration_is_cut_short_when_a_helper_completes_it(table: SharedTable) -> None:
+    """The helper's result arrives while the main search is inside an iteration (the
+    budget's polls see it): that iteration ends there, the helper's result stands."""
+    position = Position.start("english")
+    alone = Searcher(hash_mb=4).search_pvs(position, SearchLimits(depth=9),
+                                           stop=threading.Event())
+    asked = [0]
+
+    def later(moves: list) -> HelperResult:
+        return HelperResult(9, -33, move_fingerprint(moves[-1]))
+
+    def helper_best_after_a_while(result: HelperResult) -> Callable[[], object]:
+        def helper_best() -> object:
+            asked[0] += 1
+            return result if asked[0] > 12 else None  # (after a dozen polls)
+        return helper_best
+
+    root_moves = list(position.generator.moves(*position.raw))
+    table.new_search()
+    role = ParallelRole(table, helper_nodes=lambda: 0,
+                        helper_best=helper_best_after_a_while(later(root_moves)))
+    infos: List = []
+    result = Searcher(hash_mb=4).search_pvs(position, SearchLimits(depth=9),
+                                            on_info=infos.append, stop=threading.Event(),
+                                            parallel=role)
+    depths = [info.depth for info in infos if not info.bound]
+    assert depths == sorted(set(depths)) and depths[-1] == 9 and len(depths) < 9
+    assert infos[-1].score_cp == -33 and result.best_move.raw == root_moves[-1]
+    assert result.nodes < alone.nodes
+
+
+@pytest.mark.parametrize("limits", [SearchLimits(depth=5, multipv=2),
+                                    SearchLimits(depth=5, mate=3)])
+def test_several_lines_and_a_mate_search_take_no_helper_iteration(
+        table: SharedTable, limits: SearchLimits) -> None:
+    """A helper searches one line, for a score, not for a mate: the main search keeps its
+    own iterations."""
+    result, infos, moves = _search_beside_a_helper(
+        table, lambda moves: HelperResult(4, 5, move_fingerprint(moves[-1])), limits)
+    assert sorted({info.depth for info in infos if not info.bound} - {0}) == [1, 2, 3, 4, 5]
+
+
+def test_a_helper_result_naming_no_root_move_is_not_taken(table: SharedTable) -> None:
+    result, infos, moves = _search_beside_a_helper(
+        table, lambda moves: HelperResult(9, 5, 0xABCDE), SearchLimits(depth=5))
+    assert [info.depth for info in infos if not info.bound] == [1, 2, 3, 4, 5]
+    assert result.depth == 5
 
 
 # ---- the engine with helpers --------------------------------------------------------------

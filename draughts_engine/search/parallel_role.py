@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .budget import SearchBudget
+from .budget import SearchAborted, SearchBudget
 from .shared_table import HelperResult, SharedTable
 
-__all__ = ["ParallelRole", "PublishingBudget", "helper_skips", "SKIP_SIZES", "SKIP_PHASES"]
+__all__ = ["ParallelRole", "PublishingBudget", "FollowingBudget", "HelperAhead", "helper_skips",
+           "SKIP_SIZES", "SKIP_PHASES"]
 
 #: Depth skipping of helper ``i`` (from 0): the helper leaves out depth ``d`` when
 #: ``(d + SKIP_PHASES[i]) // SKIP_SIZES[i]`` is odd (indices taken modulo the length),
@@ -66,3 +67,26 @@ class PublishingBudget(SearchBudget):
     def poll(self, nodes: int) -> int:
         self._publish(nodes)
         return super().poll(nodes)
+
+
+class HelperAhead(SearchAborted):
+    """Raised by :meth:`FollowingBudget.poll`: a helper completed the iteration the main
+    search is in (the main search takes the helper's result and goes deeper)."""
+
+
+class FollowingBudget(SearchBudget):
+    """The main process's :class:`~.budget.SearchBudget` in a parallel search: besides the
+    limits, each poll asks ``ahead(depth)`` whether a helper has completed ``depth``, the
+    depth of the running iteration (:attr:`iteration`; 0: none to cut short), and raises
+    :class:`HelperAhead` when one has.  The first iteration is never cut short."""
+
+    def __init__(self, ahead: Callable[[int], bool], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._ahead = ahead
+        self.iteration = 0
+
+    def poll(self, nodes: int) -> int:
+        next_poll = super().poll(nodes)
+        if self.iteration and not self.first_iteration and self._ahead(self.iteration):
+            raise HelperAhead
+        return next_poll

@@ -28,8 +28,8 @@ from .interface import MATE_BOUND, WIN
 from .limits import (LOWERBOUND, UPPERBOUND, RootMoveInfo, SearchInfo, SearchLimits,
                      SearchResult, score_to_protocol)
 from .ordering import age_history, new_killers, sort_root_moves
-from .parallel_role import ParallelRole, PublishingBudget
-from .shared_table import move_fingerprint
+from .parallel_role import FollowingBudget, HelperAhead, ParallelRole, PublishingBudget
+from .shared_table import HelperResult, move_fingerprint
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
 
@@ -132,10 +132,28 @@ class PvsSearch:
         start = time.perf_counter()
         age_history(self.move_history)
         parallel = self.parallel
+        ahead: Optional[Tuple[HelperResult, RawMove]] = None  # a helper's result to take
+
+        def helper_ahead(depth: int) -> bool:
+            """Whether a helper has completed ``depth`` (its result then in ``ahead``)."""
+            nonlocal ahead
+            found = parallel.helper_best()  # type: ignore[union-attr,misc]
+            if found is None or found.depth < depth:
+                return False
+            move = next((m for m in root_moves if move_fingerprint(m) == found.fingerprint),
+                        None)
+            if move is None:
+                return False
+            ahead = (found, move)
+            return True
+
         if parallel is not None and parallel.publish_nodes is not None:
             budget: SearchBudget = PublishingBudget(parallel.publish_nodes, limits,
                                                     position.white_to_move, self.stop,
                                                     self.ponderhit, start)
+        elif parallel is not None and parallel.helper_best is not None:
+            budget = FollowingBudget(helper_ahead, limits, position.white_to_move, self.stop,
+                                     self.ponderhit, start)
         else:
             budget = SearchBudget(limits, position.white_to_move, self.stop, self.ponderhit,
                                   start)
@@ -186,23 +204,45 @@ class PvsSearch:
         done_seldepth = 0
         line = 0
         skip = parallel.skip if parallel is not None else None
+        # The main process of a parallel search takes an iteration a helper completed first
+        # (one line, all root moves, no mate search: what a helper searches too).
+        follow = (isinstance(budget, FollowingBudget) and lines == 1 and not restricted
+                  and mate is None)
         try:
             for depth in range(1, last_depth + 1):
                 if depth > budget.depth_limit:
                     break
-                if skip is not None and skip(depth):
+                if depth <= completed or (skip is not None and skip(depth)):
                     continue
                 tree.new_iteration()
                 found: List[Tuple[int, Tuple[RawMove, ...]]] = []
-                for line in range(lines):
-                    score, move = self._search_line(tree, depth, line, line_scores[line], start)
-                    pv = tree.pv()
-                    pv = pv if pv and pv[0] == move else (move,)
-                    found.append((score, pv))
-                    if line == 0:
-                        best_move, best_score, best_pv = move, score, pv
-                        best_depth = depth
-                        budget.first_iteration = False
+                ahead = None
+                try:
+                    if follow:
+                        budget.iteration = depth  # type: ignore[attr-defined]
+                        if not budget.first_iteration and helper_ahead(depth):
+                            raise HelperAhead
+                    for line in range(lines):
+                        score, move = self._search_line(tree, depth, line, line_scores[line],
+                                                        start)
+                        pv = tree.pv()
+                        pv = pv if pv and pv[0] == move else (move,)
+                        found.append((score, pv))
+                        if line == 0:
+                            best_move, best_score, best_pv = move, score, pv
+                            best_depth = depth
+                            budget.first_iteration = False
+                except HelperAhead:
+                    taken, move = ahead  # type: ignore[misc]
+                    depth = best_depth = taken.depth
+                    best_move, best_score = move, taken.score
+                    best_pv = self._shared_pv(parallel, move, depth)  # type: ignore[arg-type]
+                    found = [(best_score, best_pv)]
+                    root_moves.remove(move)  # (searched first next, as after an iteration)
+                    root_moves.insert(0, move)
+                finally:
+                    if follow:
+                        budget.iteration = 0  # type: ignore[attr-defined]
                 budget.completed_depth = completed = depth
                 nodes, seldepth = tree.counters()
                 done_seldepth = max(seldepth, depth)
