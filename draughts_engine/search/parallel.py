@@ -5,7 +5,9 @@ processes (the GIL rules out threads on CPython).  All of them search the same r
 each with its own transposition table, and share what they find through a
 :class:`~.shared_table.SharedTable` (the "lazy SMP" of the strong chess programs):
 the helpers, searching at other depths (:func:`~.parallel_role.helper_skips`), fill
-the shared table with results the main search then finds ready.  The main search
+the shared table with results the main search then finds ready, and publish each
+iteration they complete: when that is the depth the main search is in, the main search
+takes it and goes one deeper (:class:`~.parallel_role.FollowingBudget`).  The main search
 alone decides when to stop and what to play; helpers search until told to stop.
 
 A helper is ``python -m draughts_engine.search.helper_process`` run by the same
