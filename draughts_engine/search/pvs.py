@@ -33,7 +33,7 @@ from .shared_table import HelperResult, move_fingerprint
 from .tree import INFINITY, MAX_PLY, make_tree_search
 from .tt import TranspositionTable
 
-__all__ = ["PvsSearch", "search_window", "ASPIRATION", "to_move"]
+__all__ = ["PvsSearch", "search_window", "root_move_named", "ASPIRATION", "to_move"]
 
 ASPIRATION = 40
 """Half-width of the first aspiration window (centi-men)."""
@@ -74,6 +74,12 @@ def search_window(root_search: Callable[[int, int, int], Tuple[int, RawMove]], d
         delta *= 3
         if delta > 1000:
             alpha, beta = -INFINITY, INFINITY
+
+
+def root_move_named(root_moves: Sequence[RawMove], fingerprint: int) -> Optional[RawMove]:
+    """The root move whose :func:`~.shared_table.move_fingerprint` is ``fingerprint`` (what a
+    helper publishes of its move), or None."""
+    return next((m for m in root_moves if move_fingerprint(m) == fingerprint), None)
 
 
 class PvsSearch:
@@ -140,8 +146,7 @@ class PvsSearch:
             found = parallel.helper_best()  # type: ignore[union-attr,misc]
             if found is None or found.depth < depth:
                 return False
-            move = next((m for m in root_moves if move_fingerprint(m) == found.fingerprint),
-                        None)
+            move = root_move_named(root_moves, found.fingerprint)
             if move is None:
                 return False
             ahead = (found, move)
@@ -206,8 +211,8 @@ class PvsSearch:
         skip = parallel.skip if parallel is not None else None
         # The main process of a parallel search takes an iteration a helper completed first
         # (one line, all root moves, no mate search: what a helper searches too).
-        follow = (isinstance(budget, FollowingBudget) and lines == 1 and not restricted
-                  and mate is None)
+        following = (budget if isinstance(budget, FollowingBudget) and lines == 1
+                     and not restricted and mate is None else None)
         try:
             for depth in range(1, last_depth + 1):
                 if depth > budget.depth_limit:
@@ -218,9 +223,9 @@ class PvsSearch:
                 found: List[Tuple[int, Tuple[RawMove, ...]]] = []
                 ahead = None
                 try:
-                    if follow:
-                        budget.iteration = depth  # type: ignore[attr-defined]
-                        if not budget.first_iteration and helper_ahead(depth):
+                    if following is not None:
+                        following.iteration = depth
+                        if not following.first_iteration and helper_ahead(depth):
                             raise HelperAhead
                     for line in range(lines):
                         score, move = self._search_line(tree, depth, line, line_scores[line],
@@ -241,8 +246,8 @@ class PvsSearch:
                     root_moves.remove(move)  # (searched first next, as after an iteration)
                     root_moves.insert(0, move)
                 finally:
-                    if follow:
-                        budget.iteration = 0  # type: ignore[attr-defined]
+                    if following is not None:
+                        following.iteration = 0
                 budget.completed_depth = completed = depth
                 nodes, seldepth = tree.counters()
                 done_seldepth = max(seldepth, depth)
@@ -296,8 +301,7 @@ class PvsSearch:
         found = parallel.helper_best()  # type: ignore[misc]
         if found is None or found.depth <= completed:
             return None
-        move = next((m for m in self.root_moves if move_fingerprint(m) == found.fingerprint),
-                    None)
+        move = root_move_named(self.root_moves, found.fingerprint)
         if move is None:
             return None
         pv = self._shared_pv(parallel, move, found.depth)
